@@ -1,0 +1,28 @@
+"""Hand analysis, the fan table and settlement. Pure: no I/O."""
+
+from scoring.analysis import (
+    Decomposition,
+    decompositions,
+    is_winning,
+    shanten,
+    waiting_tiles,
+)
+from scoring.fans import (
+    FAN_TABLE,
+    FANS,
+    Fan,
+    FanResult,
+    HandError,
+    WinningHand,
+    can_win,
+    score,
+    score_tiles,
+)
+from scoring.melds import Meld, MeldKind, parse_meld
+from scoring.settlement import BASE, WinKind, settle
+
+__all__ = [
+    "BASE", "FANS", "FAN_TABLE", "Decomposition", "Fan", "FanResult", "HandError", "Meld",
+    "MeldKind", "WinKind", "WinningHand", "can_win", "decompositions", "is_winning",
+    "parse_meld", "score", "score_tiles", "settle", "shanten", "waiting_tiles",
+]

@@ -1,0 +1,87 @@
+"""The ``server`` command line.
+
+``server AI1 AI2 AI3 AI4 [-v] [-d]`` runs a match, exactly as the original; the
+tools (``server fans``, ``server simulate``, ...) are subcommands beside it.
+``main`` inserts the hidden word ``match`` when the first argument is not a
+subcommand, so both forms work and ``server --help`` lists everything.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help=(
+        "Match server for Mahjong AI contests.\n\n"
+        "Run a match with: server AI1 AI2 AI3 AI4 [-v] [-d] (same as 'server match ...')."
+    ),
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Match server for Mahjong AI contests."""
+
+
+@app.command()
+def fans(
+    hand: Annotated[str | None, typer.Option(help='Concealed tiles before the win, e.g. "1M 2M 3M ..."')] = None,
+    melds: Annotated[str, typer.Option(help='Declared sets, e.g. "chi 3M, peng E, gang 5T, agang Z"')] = "",
+    win: Annotated[str | None, typer.Option(help="The winning tile, e.g. 6M")] = None,
+    self_drawn: Annotated[bool, typer.Option("--self-drawn", help="The win was self-drawn")] = False,
+    batch: Annotated[bool, typer.Option("--batch", help="Read JSON lines on stdin, write JSON lines")] = False,
+) -> None:
+    """Score a winning hand under the default ruleset's fan table."""
+    from protocol.tiles import TileError, parse_tile, parse_tiles
+    from scoring.fans import HandError, WinningHand, score
+    from server.fans_cmd import describe, parse_melds_text, score_batch
+
+    if batch:
+        if hand or win or melds or self_drawn:
+            raise typer.BadParameter("--batch reads hands from stdin; give no other option")
+        for out in score_batch(sys.stdin):
+            sys.stdout.write(out + "\n")
+            sys.stdout.flush()
+        return
+    if hand is None or win is None:
+        raise typer.BadParameter("give --hand and --win (or --batch)")
+    console = Console()
+    try:
+        wh = WinningHand(tuple(parse_tiles(hand)), tuple(parse_melds_text(melds)),
+                         parse_tile(win), self_drawn)
+        result = score(wh)
+    except (TileError, HandError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    table = Table(title=f"{hand} + {win}{' (self-drawn)' if self_drawn else ''}")
+    table.add_column("fan")
+    table.add_column("English")
+    table.add_column("count", justify="right")
+    table.add_column("points", justify="right")
+    for row in describe(result):
+        table.add_row(*row)
+    table.add_section()
+    table.add_row("total", "", "", str(result.total))
+    console.print(table)
+
+
+def main() -> None:
+    """Entry point: route ``server AI1 ...`` to the match command."""
+    args = sys.argv[1:]
+    names = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
+    if args and args[0] not in names and args[0] not in ("--help", "-h"):
+        if "match" in names:
+            sys.argv.insert(1, "match")
+    app(prog_name="server")
+
+
+if __name__ == "__main__":
+    main()
