@@ -73,6 +73,39 @@ def fans(
     console.print(table)
 
 
+@app.command()
+def simulate(
+    bots: Annotated[str, typer.Option(help="Four bots, comma-separated: random, greedy or module:Class")] = "random,random,greedy,greedy",
+    hands: Annotated[int, typer.Option(min=1, help="How many hands to play")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed for the deals")] = 0,
+    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON line instead of a table")] = False,
+) -> None:
+    """Play hands in-process with Python bot objects (no subprocesses) and summarise."""
+    import json
+
+    from server.engine.simulate import BotSpecError
+    from server.engine.simulate import simulate as run
+
+    specs = [s.strip() for s in bots.split(",")]
+    console = Console(stderr=True)
+    try:
+        summary = run(specs, hands, seed)
+    except BotSpecError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    if json_out:
+        print(json.dumps(summary.as_json()))
+        return
+    table = Table(title=f"{hands} hands, seed {seed}: {summary.hands / summary.seconds:.0f} hands/s")
+    for col in ("player", "bot", "points", "points/hand", "wins", "illegal"):
+        table.add_column(col, justify="left" if col in ("player", "bot") else "right")
+    for i, p in enumerate(summary.players):
+        table.add_row(f"P{i + 1}", p.bot, str(p.points), f"{p.points / hands:+.2f}",
+                      str(p.wins), str(p.illegal))
+    Console().print(table)
+    Console().print(f"draws {summary.draws}, wins {summary.wins}")
+
+
 def main() -> None:
     """Entry point: route ``server AI1 ...`` to the match command."""
     args = sys.argv[1:]

@@ -1,0 +1,161 @@
+"""Play hands in-process with Python bot objects: no processes, no clock.
+
+A bot is any object with ``receive(message) -> answer or None`` (the sample
+AIs' framework gives exactly that); a bot class is built once per hand as
+``BotClass(seed=...)``. The driver hands each seat the lines the engine queued,
+in order, and feeds back their answers. A rejected answer counts as an illegal
+move and faults the seat, exactly as the match server would; a seat that is
+asked and gives no answer is faulted too.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from protocol.messages import FromAI, ToAI
+from scoring.settlement import WinKind
+from server.engine.hand import SEATS, Hand, HandResult, Verdict
+from server.engine.rng import deal
+
+
+class InProcessBot(Protocol):
+    def receive(self, message: ToAI) -> FromAI | None: ...
+
+
+BotFactory = Callable[[int], InProcessBot]
+
+SAMPLE_BOTS: dict[str, str] = {
+    "random": "sample_ai.random_bot:RandomBot",
+    "greedy": "sample_ai.greedy:GreedyBot",
+}
+
+
+class BotSpecError(ValueError):
+    """A bot name that resolves to nothing usable."""
+
+
+def resolve_bot(spec: str) -> BotFactory:
+    """A sample AI's name (``random``, ``greedy``) or ``module:Class``."""
+    target = SAMPLE_BOTS.get(spec, spec)
+    if ":" not in target:
+        known = ", ".join(SAMPLE_BOTS)
+        raise BotSpecError(f"unknown bot {spec!r}: use one of {known}, or module:Class")
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BotSpecError(f"bot {spec!r}: cannot import {module_name!r} ({exc})") from None
+    cls: Any = getattr(module, attr, None)
+    if cls is None or not callable(cls):
+        raise BotSpecError(f"bot {spec!r}: {module_name!r} has no class {attr!r}")
+    if not callable(getattr(cls, "receive", None)):
+        raise BotSpecError(f"bot {spec!r}: {attr} has no receive(message) method")
+
+    def factory(seed: int) -> InProcessBot:
+        bot: InProcessBot = cls(seed=seed)
+        return bot
+
+    return factory
+
+
+@dataclass(slots=True)
+class Played:
+    """One simulated hand: the engine (with its record) and the illegal moves per seat."""
+
+    hand: Hand
+    illegal: list[int] = field(default_factory=lambda: [0] * SEATS)
+
+    @property
+    def result(self) -> HandResult:
+        assert self.hand.result is not None
+        return self.hand.result
+
+
+def play_hand(hand: Hand, bots: Sequence[InProcessBot]) -> Played:
+    """Drive one hand to its end with in-process bots."""
+    played = Played(hand)
+    hand.start()
+    while not hand.finished:
+        replies: list[tuple[int, FromAI]] = []
+        for seat, message in hand.drain():
+            if seat in hand.faulted:
+                continue
+            reply = bots[seat].receive(message)
+            if reply is not None:
+                replies.append((seat, reply))
+        for seat, reply in replies:
+            if hand.finished:
+                break
+            verdict = hand.answer(seat, reply)
+            if verdict.verdict is Verdict.REJECTED:
+                played.illegal[seat] += 1
+                hand.fault(seat, f"illegal: {verdict.reason}")
+        if not hand.finished and not replies:
+            for seat in sorted(hand.waiting):
+                played.illegal[seat] += 1
+                hand.fault(seat, "no answer to a prompt")
+    return played
+
+
+@dataclass(slots=True)
+class PlayerStats:
+    bot: str
+    points: int = 0
+    wins: int = 0
+    illegal: int = 0
+
+
+@dataclass(slots=True)
+class Summary:
+    hands: int
+    seconds: float
+    draws: int
+    wins: dict[str, int]
+    players: list[PlayerStats]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "hands": self.hands,
+            "seconds": round(self.seconds, 3),
+            "hands_per_second": round(self.hands / self.seconds, 1) if self.seconds else None,
+            "draws": self.draws,
+            "wins": self.wins,
+            "players": [
+                {"bot": p.bot, "points": p.points, "wins": p.wins, "illegal": p.illegal}
+                for p in self.players
+            ],
+        }
+
+
+def simulate(specs: Sequence[str], hands: int, seed: int,
+             on_hand: Callable[[int, Played], None] | None = None) -> Summary:
+    """Play ``hands`` hands; the players sit in the order given and rotate one
+    seat every hand (in hand h, seat s is played by player (s + h) mod 4)."""
+    if len(specs) != SEATS:
+        raise BotSpecError(f"need {SEATS} bots, got {len(specs)}")
+    factories = [resolve_bot(spec) for spec in specs]
+    players = [PlayerStats(spec) for spec in specs]
+    wins = {kind.name.lower(): 0 for kind in WinKind}
+    draws = 0
+    start = time.perf_counter()
+    for h in range(hands):
+        d = deal(seed, h)
+        at_seat = [(s + h) % SEATS for s in range(SEATS)]
+        bots = [factories[p](seed * 1_000_003 + h * SEATS + s) for s, p in enumerate(at_seat)]
+        played = play_hand(Hand(d.wall, d.first), bots)
+        result = played.result
+        for s, p in enumerate(at_seat):
+            players[p].points += result.deltas[s]
+            players[p].illegal += played.illegal[s]
+        if result.winner is None or result.kind is None:
+            draws += 1
+        else:
+            players[at_seat[result.winner]].wins += 1
+            wins[result.kind.name.lower()] += 1
+        if on_hand is not None:
+            on_hand(h, played)
+    return Summary(hands, time.perf_counter() - start, draws, wins, players)
