@@ -9,6 +9,7 @@ subcommand, so both forms work and ``server --help`` lists everything.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -104,6 +105,53 @@ def simulate(
                       str(p.wins), str(p.illegal))
     Console().print(table)
     Console().print(f"draws {summary.draws}, wins {summary.wins}")
+
+
+@app.command()
+def match(
+    ais: Annotated[list[str], typer.Argument(
+        help="Four AIs: paths to executables or quoted command lines (\"python3 bot.py\")",
+        show_default=False)],
+    verbose: Annotated[bool, typer.Option("-v", "--verbose",
+                                          help="Print every message and decision")] = False,
+    debug: Annotated[bool, typer.Option("-d", "--logs",
+                                        help="Write per-hand log folders under --log-dir")] = False,
+    seed: Annotated[int | None, typer.Option(help="Match seed (random by default)")] = None,
+    log_dir: Annotated[Path, typer.Option(help="Where -d writes the match folder")] = Path("logs"),
+    groups: Annotated[int, typer.Option(min=1, max=6, help="Groups to play (16 hands each)")] = 6,
+    hard_limit: Annotated[float, typer.Option(min=1.0, help="Seconds before an unanswered "
+                                              "prompt is a fault")] = 5.0,
+    join_limit: Annotated[float, typer.Option(min=0.1, help="Seconds for each AI to join")] = 5.0,
+    on_fault: Annotated[str, typer.Option(help="autoplay: the server plays a faulted seat to "
+                                          "the end of the hand; end: end the match")] = "autoplay",
+    announce: Annotated[bool, typer.Option(help="Send 'mhu <winner> <discarder> <fans>' "
+                                           "before closing a won hand")] = False,
+) -> None:
+    """Run a duplicate match: server AI1 AI2 AI3 AI4 [-v] [-d]."""
+    import secrets
+
+    from server.bots import BotCommandError, parse_command
+
+    err = Console(stderr=True)
+    if len(ais) != 4:
+        err.print(f"[red]error:[/red] need exactly 4 AIs, got {len(ais)}")
+        raise typer.Exit(2)
+    if on_fault not in ("autoplay", "end"):
+        err.print(f"[red]error:[/red] --on-fault must be autoplay or end, not {on_fault!r}")
+        raise typer.Exit(2)
+    try:
+        argvs = [parse_command(spec) for spec in ais]
+    except BotCommandError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    from server.match_cli import run_from_cli
+
+    status = run_from_cli(ais, argvs, seed=seed, groups=groups, verbose=verbose,
+                          log_dir=log_dir if debug else None, hard_limit=hard_limit,
+                          join_limit=join_limit, on_fault=on_fault, announce=announce)
+    raise typer.Exit(status)
 
 
 def main() -> None:

@@ -190,6 +190,10 @@ class Hand:
         return self.result is not None
 
     @property
+    def started(self) -> bool:
+        return self._started
+
+    @property
     def wall_left(self) -> int:
         return WALL_SIZE - self.position
 

@@ -1,0 +1,155 @@
+"""Bot processes under trio: start, pipe lines, drain stderr, and kill for good.
+
+Each bot is a process in its own process group (``start_new_session``), with
+stdin and stdout as pipes. Stderr is drained continuously into a file capped
+in size, so a bot that floods it never blocks. At the end of a hand the whole
+group is sent SIGTERM, then SIGKILL after a short grace, and the leader is
+reaped. A bot is a ``Peer``: something lines can be written to and a byte
+stream to read them from, so a socket can stand in for a process.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import trio
+
+STDERR_CAP = 1 << 20  # bytes of a bot's stderr kept per hand
+KILL_GRACE = 0.3  # seconds between SIGTERM and SIGKILL
+
+
+class BotCommandError(ValueError):
+    """An AI argument that names no runnable program."""
+
+
+def parse_command(spec: str) -> list[str]:
+    """An AI argument as argv: a path to an executable, or a quoted command line.
+
+    Checked before anything starts: the program must exist and be executable.
+    """
+    try:
+        argv = shlex.split(spec)
+    except ValueError as exc:
+        raise BotCommandError(f"AI {spec!r}: cannot split the command line ({exc})") from None
+    if not argv:
+        raise BotCommandError("an AI argument is empty")
+    program = argv[0]
+    if "/" in program or os.sep in program:
+        path = Path(program)
+        if not path.exists():
+            raise BotCommandError(f"AI {spec!r}: {program} does not exist")
+        if path.is_dir():
+            raise BotCommandError(f"AI {spec!r}: {program} is a directory")
+        if not os.access(path, os.X_OK):
+            hint = f' (try "python3 {program}" or chmod +x)' if program.endswith(".py") else ""
+            raise BotCommandError(f"AI {spec!r}: {program} is not executable{hint}")
+    elif shutil.which(program) is None:
+        if Path(program).exists():
+            raise BotCommandError(f"AI {spec!r}: to run a file in this folder, write ./{program}")
+        raise BotCommandError(f"AI {spec!r}: no program {program!r} on PATH")
+    return argv
+
+
+class Peer(Protocol):
+    """One seat's connection: write lines to it, read bytes from it, end it."""
+
+    label: str
+
+    async def send(self, data: bytes) -> None: ...
+
+    async def receive_some(self) -> bytes: ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass(slots=True)
+class ProcessPeer:
+    """A bot program started for one hand."""
+
+    label: str
+    process: trio.Process
+    stderr_path: Path | None
+    stderr_bytes: int = 0
+    exit_status: int | None = None
+    _closed: bool = field(default=False, repr=False)
+
+    async def send(self, data: bytes) -> None:
+        assert self.process.stdin is not None
+        await self.process.stdin.send_all(data)
+
+    async def receive_some(self) -> bytes:
+        assert self.process.stdout is not None
+        return bytes(await self.process.stdout.receive_some(65536))
+
+    async def drain_stderr(self, cap: int = STDERR_CAP) -> None:
+        """Read stderr until it closes, keeping the first ``cap`` bytes."""
+        stream = self.process.stderr
+        assert stream is not None
+        sink = self.stderr_path.open("wb") if self.stderr_path else None
+        try:
+            while True:
+                try:
+                    data = await stream.receive_some(65536)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    break
+                if not data:
+                    break
+                if sink is not None and self.stderr_bytes < cap:
+                    keep = data[: cap - self.stderr_bytes]
+                    sink.write(keep)
+                    if len(keep) < len(data):
+                        sink.write(b"\n[stderr capped]\n")
+                self.stderr_bytes += len(data)
+        finally:
+            if sink is not None:
+                sink.close()
+
+    async def close(self) -> None:
+        """Terminate the bot's process group, kill it after a grace, reap the leader."""
+        if self._closed:
+            return
+        self._closed = True
+        with trio.CancelScope(shield=True):
+            for stream in (self.process.stdin,):
+                if stream is not None:
+                    try:
+                        await stream.aclose()
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                        pass
+            _signal_group(self.process.pid, signal.SIGTERM)
+            with trio.move_on_after(KILL_GRACE):
+                await self.process.wait()
+            _signal_group(self.process.pid, signal.SIGKILL)
+            await self.process.wait()
+            self.exit_status = self.process.returncode
+            for out in (self.process.stdout, self.process.stderr):
+                if out is not None:
+                    await out.aclose()
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def start_bot(argv: list[str], label: str, stderr_path: Path | None,
+                    cwd: Path | None = None) -> ProcessPeer:
+    """Start one bot in its own process group with piped stdio."""
+    process = await trio.lowlevel.open_process(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        cwd=cwd,
+    )
+    return ProcessPeer(label, process, stderr_path)

@@ -1,0 +1,273 @@
+"""A full duplicate match (SPEC section 2): hands, seats, processes, totals.
+
+Every hand starts four fresh bot processes, plays them through ``play_hand``
+and kills them, whatever happened. Points are kept by player (argument order),
+not by seat. With a log folder, each hand is written the moment it ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import structlog
+import trio
+
+from scoring.settlement import WinKind, apply_fines
+from server.bots import ProcessPeer, start_bot
+from server.engine.hand import SEATS, Hand
+from server.engine.rng import GROUPS, HandPlan, deal, match_plan
+from server.logs import MatchFiles, ScoreRow, write_hand
+from server.table import HandOutcome, TableOptions, play_hand
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    name: str  # the AI argument as given
+    argv: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class PlayerTotals:
+    points: int = 0
+    fines: int = 0
+    faults: int = 0
+    wins: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchConfig:
+    players: tuple[Player, ...]
+    seed: int
+    groups: int = GROUPS
+    log_root: Path | None = None  # <log-dir>/<match id>, when -d
+    options: TableOptions = TableOptions()
+    on_fault: str = "autoplay"  # or "end"
+
+
+@dataclass(slots=True)
+class HandSummary:
+    plan: HandPlan
+    game_id: str
+    outcome: HandOutcome
+    points: list[int]  # by player, fines included
+    fines: list[int]  # by player
+    faults: list[tuple[int, str]]  # (player, cause)
+    spawn_seconds: float
+    aborted: bool = False
+
+
+@dataclass(slots=True)
+class MatchResult:
+    config: MatchConfig
+    totals: list[PlayerTotals]
+    hands: list[HandSummary] = field(default_factory=list)
+    completed: bool = False
+    ended_by_fault: int | None = None  # the player whose fault ended the match
+    interrupted: bool = False
+
+    def ranking(self) -> list[int]:
+        """Players best first; a player whose fault ended the match is last."""
+        order = sorted(range(len(self.totals)), key=lambda p: -self.totals[p].points)
+        if self.ended_by_fault is not None:
+            order.remove(self.ended_by_fault)
+            order.append(self.ended_by_fault)
+        return order
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "seed": self.config.seed,
+            "groups": self.config.groups,
+            "hands_planned": self.config.groups * 16,
+            "hands_played": sum(1 for h in self.hands if not h.aborted),
+            "completed": self.completed,
+            "interrupted": self.interrupted,
+            "ended_by_fault": self.ended_by_fault,
+            "options": {
+                "hard_limit": self.config.options.hard_limit,
+                "join_limit": self.config.options.join_limit,
+                "announce": self.config.options.announce,
+                "on_fault": self.config.on_fault,
+            },
+            "players": [
+                {"name": p.name, "command": list(p.argv), "total": t.points, "fines": t.fines,
+                 "faults": t.faults, "wins": t.wins}
+                for p, t in zip(self.config.players, self.totals, strict=True)
+            ],
+            "ranking": self.ranking(),
+            "group_seeds": sorted({h.plan.seed for h in self.hands}),
+        }
+
+
+def game_id(seed: int, number: int) -> str:
+    return hashlib.sha256(f"{seed}/{number}".encode()).hexdigest()[:8]
+
+
+class _EndMatch(Exception):
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+async def _spawn(config: MatchConfig, plan: HandPlan, folder: Path | None,
+                 nursery: trio.Nursery) -> list[ProcessPeer]:
+    peers: list[ProcessPeer] = []
+    for seat in range(SEATS):
+        player = config.players[plan.seats[seat]]
+        stderr = folder / f"seat{seat}.stderr" if folder else None
+        peer = await start_bot(list(player.argv), f"seat{seat}", stderr)
+        peers.append(peer)
+        nursery.start_soon(peer.drain_stderr)
+    return peers
+
+
+async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles | None,
+                          log: Any) -> HandSummary:
+    """Start the bots, play one hand, kill the bots; nothing is left running."""
+    gid = game_id(config.seed, plan.number)
+    folder = files.hand_dir(plan.number, gid) if files else None
+    d = deal(plan.seed, plan.deal_index)
+    engine = Hand(d.wall, d.first)
+    hand_log = log.bind(hand=plan.number + 1, group=plan.group + 1, round=plan.round + 1,
+                        deal=plan.deal_index + 1, game_id=gid)
+    peers: list[ProcessPeer] = []
+    aborted = False
+    start = time.perf_counter()
+    spawn_seconds = 0.0
+
+    def on_fault(seat: int) -> None:
+        if config.on_fault == "end":
+            raise _EndMatch(seat)
+
+    async with trio.open_nursery() as nursery:  # holds the stderr drains
+        try:
+            peers = await _spawn(config, plan, folder, nursery)
+            spawn_seconds = time.perf_counter() - start
+            try:
+                outcome = await play_hand(engine, peers, config.options, hand_log,
+                                          on_fault=on_fault)
+            except* _EndMatch as group:
+                aborted = True
+                first = group.exceptions[0]
+                assert isinstance(first, _EndMatch)
+                outcome = HandOutcome(engine)
+                outcome.faults[first.seat] = engine.faulted.get(first.seat, "fault")
+        finally:
+            with trio.CancelScope(shield=True):
+                for peer in peers:
+                    await peer.close()
+    summary = _summarise(config, plan, gid, outcome, spawn_seconds, aborted)
+    if files is not None and folder is not None:
+        _write(files, folder, config, plan, d.first, summary)
+    return summary
+
+
+def _summarise(config: MatchConfig, plan: HandPlan, gid: str, outcome: HandOutcome,
+               spawn_seconds: float, aborted: bool) -> HandSummary:
+    result = outcome.engine.result
+    deltas = list(result.deltas) if result and not aborted else [0] * SEATS
+    by_seat = apply_fines(deltas, outcome.fines)
+    points = [0] * len(config.players)
+    fines = [0] * len(config.players)
+    for seat, player in enumerate(plan.seats):
+        points[player] += by_seat[seat]
+        fines[player] += outcome.fines[seat]
+    faults = [(plan.seats[seat], cause) for seat, cause in sorted(outcome.faults.items())]
+    return HandSummary(plan, gid, outcome, points, fines, faults, spawn_seconds, aborted)
+
+
+def _result_name(summary: HandSummary) -> str:
+    result = summary.outcome.engine.result
+    if summary.aborted:
+        return "aborted"
+    if result is None or result.kind is None:
+        return "draw"
+    return result.kind.value
+
+
+def _write(files: MatchFiles, folder: Path, config: MatchConfig, plan: HandPlan, first: int,
+           summary: HandSummary) -> None:
+    engine = summary.outcome.engine
+    result = engine.result
+    seat_player = plan.seats
+    winner = None if result is None or result.winner is None else seat_player[result.winner]
+    source = None if result is None or result.payer is None else seat_player[result.payer]
+    fan = None if result is None or result.fans is None else result.fans.total
+    row = ScoreRow(plan.group * 4 + plan.round + 1, plan.deal_index + 1, summary.points,
+                   summary.game_id, _result_name(summary), winner, source, fan,
+                   summary.fines, summary.faults)
+    ais = [config.players[p].name for p in plan.seats]
+    header = {
+        "game_id": summary.game_id, "hand": plan.number + 1, "group": plan.group + 1,
+        "round": plan.round + 1, "deal": plan.deal_index + 1, "group_seed": plan.seed,
+        "match_seed": config.seed, "first": first,
+        "wall": [t.code for t in engine.wall],
+        "seats": [{"player": p, "name": config.players[p].name} for p in plan.seats],
+    }
+    result_json: dict[str, Any] = {
+        "result": _result_name(summary),
+        "winner_seat": None if result is None else result.winner,
+        "payer_seat": None if result is None else result.payer,
+        "win_tile": None if result is None or result.win_tile is None else result.win_tile.code,
+        "fans": [] if result is None or result.fans is None else
+        [list(f) for f in result.fans.fans],
+        "fan_total": fan,
+        "deltas": None if result is None else list(result.deltas),
+        "fines": summary.outcome.fines,
+        "faults": {str(k): v for k, v in summary.outcome.faults.items()},
+        "points_by_player": summary.points,
+        "answer_ms": [[round(x, 3) for x in seat] for seat in summary.outcome.answer_ms],
+        "unsolicited": summary.outcome.unsolicited,
+    }
+    write_hand(folder, header, summary.outcome, ais, row.round, row.game, result_json)
+    files.add_row(row)
+
+
+async def run_match(config: MatchConfig,
+                    on_hand: Callable[[HandSummary, MatchResult], None] | None = None,
+                    log: Any = None) -> MatchResult:
+    """Play the whole match; always leaves the files consistent, even when cancelled."""
+    if log is None:
+        log = structlog.get_logger()
+    result = MatchResult(config, [PlayerTotals() for _ in config.players])
+    files = MatchFiles(config.log_root) if config.log_root else None
+    try:
+        for plan in match_plan(config.seed, config.groups):
+            summary = await play_match_hand(config, plan, files, log)
+            result.hands.append(summary)
+            engine_result = summary.outcome.engine.result
+            for p, pts in enumerate(summary.points):
+                result.totals[p].points += pts
+                result.totals[p].fines += summary.fines[p]
+            for p, _ in summary.faults:
+                result.totals[p].faults += 1
+            if engine_result is not None and engine_result.winner is not None \
+                    and not summary.aborted:
+                result.totals[plan.seats[engine_result.winner]].wins += 1
+            if files is not None:
+                files.write_match(result.summary())
+            if on_hand is not None:
+                on_hand(summary, result)
+            if summary.aborted:
+                result.ended_by_fault = summary.faults[0][0] if summary.faults else None
+                return result
+        result.completed = True
+        return result
+    finally:
+        if not result.completed and result.ended_by_fault is None:
+            result.interrupted = True
+        if files is not None:
+            with trio.CancelScope(shield=True):
+                files.write_match(result.summary())
+                files.close([t.points for t in result.totals])
+
+
+def win_kind_name(kind: WinKind | None) -> str:
+    return "draw" if kind is None else kind.value
+
+
+def players_from_args(specs: Sequence[str], argvs: Sequence[list[str]]) -> tuple[Player, ...]:
+    return tuple(Player(spec, tuple(argv)) for spec, argv in zip(specs, argvs, strict=True))
