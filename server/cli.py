@@ -154,6 +154,47 @@ def match(
     raise typer.Exit(status)
 
 
+@app.command()
+def replay(
+    hand: Annotated[Path, typer.Argument(help="A hand folder written with -d, or an "
+                                         "original-format .log file")],
+    at: Annotated[int | None, typer.Option(help="Show the table at step N only")] = None,
+    codes: Annotated[bool | None, typer.Option("--codes/--glyphs",
+                                               help="Tile codes or Unicode tile glyphs "
+                                               "(default: glyphs on a UTF-8 terminal)")] = None,
+) -> None:
+    """Show a recorded hand step by step: hands, melds, discards, claims, result."""
+    from server.replay_cmd import HandFileError, load_hand, print_replay
+
+    console = Console()
+    glyphs = (console.is_terminal and (console.encoding or "").lower().startswith("utf")) \
+        if codes is None else not codes
+    try:
+        print_replay(load_hand(hand), console, at, glyphs)
+    except HandFileError as exc:
+        Console(stderr=True).print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def verify(
+    path: Annotated[Path, typer.Argument(help="A match folder, a hand folder, or an "
+                                         "original-format .log file")],
+) -> None:
+    """Re-run recorded hands through the engine and check every recorded result."""
+    from server.verify import verify_path
+
+    report = verify_path(path)
+    console = Console()
+    for note in report.notes:
+        console.print(f"note: {note}")
+    for problem in report.problems:
+        console.print(f"[red]DISAGREES[/red] {problem}")
+    state = "all agree" if report.ok else f"{len(report.problems)} disagreement(s)"
+    console.print(f"checked {len(report.checked)} item(s): {state}")
+    raise typer.Exit(0 if report.ok else 1)
+
+
 def main() -> None:
     """Entry point: route ``server AI1 ...`` to the match command."""
     args = sys.argv[1:]
