@@ -28,7 +28,6 @@ from server.engine.legacy_log import format_legacy_log, parse_legacy_log, winnin
 from server.engine.record import event_json, legacy_log, replay_legacy
 from server.table import fine_for
 
-
 # The original server spells 单钓将 as 单调将.
 LEGACY_NAMES = {"单调将": "单钓将"}
 
