@@ -162,11 +162,29 @@ def replay(
     codes: Annotated[bool | None, typer.Option("--codes/--glyphs",
                                                help="Tile codes or Unicode tile glyphs "
                                                "(default: glyphs on a UTF-8 terminal)")] = None,
+    html_out: Annotated[Path | None, typer.Option("--html", help="Write a self-contained "
+                                                  "page to step through the hand")] = None,
+    seat: Annotated[int | None, typer.Option(min=0, max=3, help="With --bot: the seat "
+                                             "whose recorded lines the bot gets")] = None,
+    bot: Annotated[str | None, typer.Option(help="Feed this bot (path or quoted command) "
+                                            "the lines --seat received, compare answers")] = None,
 ) -> None:
     """Show a recorded hand step by step: hands, melds, discards, claims, result."""
     from server.replay_cmd import HandFileError, load_hand, print_replay
 
     console = Console()
+    if bot is not None or seat is not None:
+        raise typer.Exit(_replay_bot(hand, seat, bot, console))
+    if html_out is not None:
+        from server.html_pages import write_hand_page
+
+        try:
+            write_hand_page(hand, html_out)
+        except HandFileError as exc:
+            Console(stderr=True).print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from None
+        console.print(f"wrote {html_out}")
+        return
     glyphs = (console.is_terminal and (console.encoding or "").lower().startswith("utf")) \
         if codes is None else not codes
     try:
@@ -193,6 +211,62 @@ def verify(
     state = "all agree" if report.ok else f"{len(report.problems)} disagreement(s)"
     console.print(f"checked {len(report.checked)} item(s): {state}")
     raise typer.Exit(0 if report.ok else 1)
+
+
+def _replay_bot(hand: Path, seat: int | None, bot: str | None, console: Console) -> int:
+    import trio
+
+    from server.bots import BotCommandError, parse_command
+    from server.replay_bot import read_transcript, replay_to_bot
+
+    err = Console(stderr=True)
+    if seat is None or bot is None:
+        err.print("[red]error:[/red] --seat and --bot go together")
+        return 2
+    path = hand / f"seat{seat}.transcript"
+    try:
+        argv = parse_command(bot)
+        transcript = read_transcript(path)
+    except (BotCommandError, OSError, ValueError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        return 2
+    result = trio.run(replay_to_bot, transcript, argv)
+    table = Table(title=f"{bot} as seat {seat} of {hand}")
+    for col in ("#", "after", "recorded", "bot", ""):
+        table.add_column(col)
+    for i, d in enumerate(result.decisions, start=1):
+        table.add_row(str(i), d.prompt, d.recorded, d.got,
+                      "" if d.same else "[red]differs[/red]")
+    console.print(table)
+    for prompt, line in result.extra:
+        console.print(f"[yellow]extra[/yellow] after {prompt!r}: {line!r}")
+    if result.ended_early:
+        console.print(f"[yellow]{result.ended_early}[/yellow]")
+    same = sum(1 for d in result.decisions if d.same)
+    console.print(f"{same} of {len(result.decisions)} answers as recorded")
+    return 0 if result.differences == 0 else 1
+
+
+@app.command()
+def report(
+    match_dir: Annotated[Path, typer.Argument(help="A match folder written with -d")],
+    html_out: Annotated[Path, typer.Option("--html", help="Where to write the report")],
+) -> None:
+    """Write a match's HTML report: standings, running totals, scoresheet, hand pages."""
+    from server.html_pages import write_match_report
+    from server.replay_cmd import HandFileError
+
+    err = Console(stderr=True)
+    if not (match_dir / "match.json").exists() or not (match_dir / "scoresheet.csv").exists():
+        err.print(f"[red]error:[/red] {match_dir} is not a match folder (no match.json or "
+                  "scoresheet.csv)")
+        raise typer.Exit(2)
+    try:
+        written = write_match_report(match_dir, html_out)
+    except (HandFileError, ValueError, KeyError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    Console().print(f"wrote {written[0]} and {len(written) - 1} hand page(s)")
 
 
 def main() -> None:

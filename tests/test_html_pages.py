@@ -1,0 +1,72 @@
+"""The replay page and the match report, in a real headless browser."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.browser import open_page
+
+LEGACY = Path(__file__).resolve().parents[2] / "shared" / "data" / "legacy-logs"
+SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+
+
+def _legacy(name: str) -> Path:
+    path = LEGACY / name
+    if not path.exists():
+        pytest.skip(f"{path} is not here")
+    return path
+
+
+def test_hand_page_steps_forward_and_back_and_ends_on_the_recorded_win(tmp_path: Path) -> None:
+    out = tmp_path / "hand.html"
+    subprocess.run([*SERVER, "replay", str(_legacy("f95b3edc.mahjong.log")), "--html", str(out)],
+                   check=True, capture_output=True)
+    with open_page(out.as_uri()) as (page, errors):
+        assert page.text_content("#stepno").startswith("0 / ")
+        first_note = page.text_content("#note")
+        page.click("#next")
+        assert page.text_content("#stepno").startswith("1 / ")
+        assert page.text_content("#note") != first_note
+        page.keyboard.press("ArrowRight")
+        assert page.text_content("#stepno").startswith("2 / ")
+        page.keyboard.press("ArrowLeft")
+        assert page.text_content("#stepno").startswith("1 / ")
+        hand_before = page.inner_text("#seat1 .hand")
+        page.click("#last")
+        assert not page.is_hidden("#result")
+        result = page.inner_text("#result")
+        assert "Winner: seat 3" in result
+        assert "断幺" in result
+        assert page.inner_text("#seat1 .hand") != hand_before
+        page.screenshot(path=str(tmp_path / "hand.png"), full_page=True)
+        assert errors == []
+    assert (tmp_path / "hand.png").stat().st_size > 0
+
+
+def test_match_report_shows_standings_chart_and_links_every_hand(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    bots = ["sample_ai/greedy.py", "sample_ai/random_bot.py"] * 2
+    run = subprocess.run([*SERVER, *bots, "-d", "--seed", "3", "--groups", "1",
+                          "--log-dir", str(logs)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    (match,) = logs.iterdir()
+    out = tmp_path / "report.html"
+    subprocess.run([*SERVER, "report", str(match), "--html", str(out)], check=True,
+                   capture_output=True)
+    with open_page(out.as_uri()) as (page, errors):
+        assert page.locator("table.standings tr").count() == 5
+        assert page.locator("svg.chart polyline").count() == 4
+        links = page.locator("table.scoresheet a")
+        assert links.count() == 16
+        href = links.first.get_attribute("href")
+        assert href and re.match(r"report-hands/001-\w{8}\.html", href)
+        links.first.click()
+        page.wait_for_selector("#stepno")
+        assert page.text_content("#stepno").startswith("0 / ")
+        page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+        assert errors == []
