@@ -41,7 +41,9 @@ class LineBuffer:
         while True:
             end = self._buf.find(b"\n")
             if end < 0:
-                if len(self._buf) > self._max and not self._overflowed:
+                # A CR at the end may be the first half of a CRLF terminator.
+                limit = self._max + (1 if self._buf.endswith(b"\r") else 0)
+                if len(self._buf) > limit and not self._overflowed:
                     out.append(FramingError(f"line longer than {self._max} bytes",
                                             bytes(self._buf[:64])))
                     self._overflowed = True
@@ -67,18 +69,19 @@ class LineBuffer:
 
 def decode_line(raw: bytes, max_line: int = MAX_LINE) -> str | FramingError:
     """One line's bytes (without the newline) as text, or why not."""
-    if len(raw) > max_line:
-        return FramingError(f"line longer than {max_line} bytes", raw[:64])
     if raw.endswith(b"\r"):
         raw = raw[:-1]
+    if len(raw) > max_line:
+        return FramingError(f"line longer than {max_line} bytes", raw[:64])
     try:
         text = raw.decode("ascii")
     except UnicodeDecodeError:
         return FramingError("line is not ASCII", raw[:64])
-    if not text.isprintable():
-        bad = next(c for c in text if not c.isprintable())
-        if bad != "\t" and bad != "\r":
-            return FramingError(f"line holds control byte {bad!r}", raw[:64])
+    # Blanks are trimmed or left for the parser to reject; any other control byte,
+    # anywhere in the line, is a framing error.
+    bad = next((c for c in text if not c.isprintable() and c not in "\t\r"), None)
+    if bad is not None:
+        return FramingError(f"line holds control byte {bad!r}", raw[:64])
     return text.strip()
 
 

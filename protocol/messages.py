@@ -228,8 +228,9 @@ def _count(line: str, text: str) -> int:
 
 
 def _name(line: str, text: str) -> str:
-    if len(text) > _MAX_TOKEN or not text.isascii() or not text.isprintable():
-        raise MalformedLine(line, f"name or token {text[:20]!r} is not printable ASCII")
+    if not 0 < len(text) <= _MAX_TOKEN or not text.isascii() or not text.isprintable():
+        raise MalformedLine(line, f"name or token {text[:20]!r} is not 1..{_MAX_TOKEN} "
+                                  "printable ASCII characters")
     return text
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 
 
 class Suit(IntEnum):
@@ -115,6 +116,30 @@ class TileCodec:
         suited = tuple(f"{r}{s}" for s in self.suit_letters for r in range(1, 10))
         return suited + self.honor_codes
 
+    def parse(self, code: str) -> Tile:
+        """The tile ``code`` names in this spelling; ``TileError`` for anything else."""
+        try:
+            return _codec_table(self)[code]
+        except (KeyError, TypeError):
+            letters = ", ".join(f"1{s}..9{s}" for s in self.suit_letters)
+            raise TileError(
+                f"unknown tile {code!r} (expected {letters}, {' '.join(self.honor_codes)})"
+            ) from None
+
+    def code(self, tile: int) -> str:
+        """How this spelling writes ``tile``."""
+        return _codec_codes(self)[tile]
+
+
+@lru_cache(maxsize=16)
+def _codec_codes(codec: TileCodec) -> tuple[str, ...]:
+    return codec.codes()
+
+
+@lru_cache(maxsize=16)
+def _codec_table(codec: TileCodec) -> dict[str, Tile]:
+    return {code: Tile(i) for i, code in enumerate(_codec_codes(codec))}
+
 
 DEFAULT_CODEC = TileCodec()
 CODES: tuple[str, ...] = DEFAULT_CODEC.codes()
@@ -126,7 +151,9 @@ def parse_tile(code: str) -> Tile:
     try:
         return _BY_CODE[code]
     except (KeyError, TypeError):
-        raise TileError(f"unknown tile {code!r} (expected 1M..9M, 1S..9S, 1T..9T, E S W N Z F B)")
+        raise TileError(
+            f"unknown tile {code!r} (expected 1M..9M, 1S..9S, 1T..9T, E S W N Z F B)"
+        ) from None
 
 
 def parse_tiles(text: str | Iterable[str]) -> list[Tile]:

@@ -9,7 +9,7 @@ The format (``shared/data/legacy-logs/README.md``)::
     <four lines: the 13 initial tiles of seats 0..3>
     <blank line>
     pick S T | out S T | peng S FROM T | chi S FROM LOWEST | gang S FROM T
-    agang S T | jgang S T | hu S
+    agang S T | jgang S T | hu S        (a drawn hand ends them with: draw)
     <blank line>
     win S tsumo | win S ron FROM        (or: draw)
     fans N
@@ -21,8 +21,14 @@ the original wrote: the text comes back byte for byte. Malformed input raises
 ``ValueError`` naming the line. ``winning_hand`` rebuilds the winner's hand
 from the events, so a recorded win can be scored again.
 
-No example of a draw survives; it is taken to be a ``draw`` line ending the
-file, with no fan lines.
+What the original server (sticnarf/Mahjong, ``server/src/main.rs``) does and
+the five stored logs do not show: it ends lines with CRLF (the stored copies
+have LF; both are read, and written back as found); a drawn hand ends the
+events with a ``draw`` line (kept as ``result is None``, not as an event) and
+the result is ``draw``, with no fan lines; a fan that
+occurs more than once is one line ``name×N:points``; fan lines come in no
+particular order (a hash map's); a robbed kong is ``win S ron OWNER`` after
+the owner's ``jgang``.
 """
 
 from __future__ import annotations
@@ -134,6 +140,7 @@ class LegacyLog:
     events: tuple[LegacyEvent, ...]
     result: LegacyWin | None  # None for a draw
     version: str = "1.0"
+    newline: str = "\n"  # "\r\n" as the original wrote; "\n" as the stored copies have
 
 
 # --- parsing ----------------------------------------------------------------------
@@ -145,7 +152,8 @@ class _Lines:
     def __init__(self, text: str) -> None:
         if not text.endswith("\n"):
             raise ValueError("legacy log: the text does not end with a newline")
-        self.lines = text[:-1].split("\n")
+        self.newline = "\r\n" if text.endswith("\r\n") else "\n"
+        self.lines = text[: -len(self.newline)].split(self.newline)
         self.read = 0  # lines read so far; the last one read is line number ``read``
 
     def error(self, reason: str) -> ValueError:
@@ -246,19 +254,29 @@ def parse_legacy_log(text: str) -> LegacyLog:
     for seat in range(SEATS):
         codes = lines.next(f"the initial hand of seat {seat}").split(" ")
         if len(codes) != HAND_SIZE:
-                raise lines.error(f"seat {seat}'s initial hand has {len(codes)} tiles, not 13")
+            raise lines.error(f"seat {seat}'s initial hand has {len(codes)} tiles, not 13")
         hands.append(tuple(lines.tile(code) for code in codes))
     if (line := lines.next("a blank line after the initial hands")) != "":
         raise lines.error(f"expected a blank line after the initial hands, got {line!r}")
     events = []
+    drawn = False  # the original ends a drawn hand's events with a "draw" line
     while (line := lines.next("the events and a blank line")) != "":
-        events.append(_parse_event(lines, line))
+        if drawn:
+            raise lines.error(f"an event after the 'draw' line: {line!r}")
+        if line == "draw":
+            drawn = True
+        else:
+            events.append(_parse_event(lines, line))
+    result_line = lines.read + 1
     result = _parse_result(lines)
+    if drawn != (result is None):
+        raise ValueError(f"legacy log line {result_line}: a drawn hand's events end with a "
+                         "'draw' line, and only a drawn hand's")
     if lines.rest():
-        lines.next("")
-        raise lines.error(f"unexpected text after the result: {lines.rest()!r}")
+        extra = lines.next("the end of the file")
+        raise lines.error(f"unexpected text after the result: {extra!r}")
     return LegacyLog(round_no, game_no, ais, first, tuple(hands), tuple(events), result,
-                     version)
+                     version, lines.newline)
 
 
 # --- formatting -------------------------------------------------------------------
@@ -280,17 +298,17 @@ def format_legacy_log(log: LegacyLog) -> str:
     out.extend(format_tiles(hand) for hand in log.hands)
     out.append("")
     out.extend(format_event(e) for e in log.events)
-    out.append("")
     win = log.result
     if win is None:
-        out.append("draw")
+        out.extend(("draw", "", "draw"))
     else:
         tail = "tsumo" if win.how == "tsumo" else f"ron {win.source}"
+        out.append("")
         out.append(f"win {win.winner} {tail}")
         out.append(f"fans {len(win.fans)}")
         out.extend(f"{name}:{value}" for name, value in win.fans)
         out.append(f"score {win.score}")
-    return "\n".join(out) + "\n"
+    return log.newline.join(out) + log.newline
 
 
 # --- replay -----------------------------------------------------------------------
@@ -307,7 +325,6 @@ def winning_hand(log: LegacyLog) -> WinningHand:
         raise ValueError("the hand was a draw: there is no winning hand")
     concealed = [Counter(hand) for hand in log.hands]
     melds: list[list[Meld]] = [[] for _ in range(SEATS)]
-    discard: tuple[int, Tile] | None = None
     previous: LegacyEvent | None = None
 
     def take(n: int, seat: int, tile: Tile, where: int) -> None:
@@ -317,16 +334,15 @@ def winning_hand(log: LegacyLog) -> WinningHand:
         concealed[seat][tile] -= n
 
     def claimed(event: PengEvent | ChiEvent | GangEvent, where: int) -> Tile:
-        if discard is None or discard[0] != event.source:
+        if not isinstance(previous, OutEvent) or previous.seat != event.source:
             raise ValueError(f"event {where}: seat {event.source} did not just discard")
-        return discard[1]
+        return previous.tile
 
     for where, event in enumerate(log.events, start=1):
         if isinstance(event, PickEvent):
             concealed[event.seat][event.tile] += 1
         elif isinstance(event, OutEvent):
             take(1, event.seat, event.tile, where)
-            discard = (event.seat, event.tile)
         elif isinstance(event, PengEvent | GangEvent):
             if claimed(event, where) != event.tile:
                 raise ValueError(f"event {where}: the last discard was not {event.tile.code}")
