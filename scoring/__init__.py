@@ -7,6 +7,7 @@ from scoring.analysis import (
     shanten,
     waiting_tiles,
 )
+from scoring.distance import regular_distance
 from scoring.fans import (
     FAN_TABLE,
     FANS,
@@ -24,5 +25,6 @@ from scoring.settlement import BASE, WinKind, settle
 __all__ = [
     "BASE", "FANS", "FAN_TABLE", "Decomposition", "Fan", "FanResult", "HandError", "Meld",
     "MeldKind", "WinKind", "WinningHand", "can_win", "decompositions", "is_winning",
-    "parse_meld", "score", "score_tiles", "settle", "shanten", "waiting_tiles",
+    "parse_meld", "regular_distance", "score", "score_tiles", "settle", "shanten",
+    "waiting_tiles",
 ]

@@ -11,11 +11,12 @@ separate functions that a ruleset chooses to use.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 from itertools import product
+from operator import itemgetter
 
 from protocol.tiles import N_KINDS, TERMINALS_AND_HONORS, Tile
 
@@ -97,32 +98,78 @@ def _groups(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...], bool]]:
     return groups
 
 
-def decompositions(counts: Sequence[int], n_melds: int = 0) -> list[Decomposition]:
-    """Every split of the concealed tiles into ``4 - n_melds`` sets and a pair."""
-    need = SETS_IN_HAND - n_melds
-    if sum(counts) != 3 * need + 2:
+# A decomposition in plain ints: sets as (SetKind value, tile) pairs, then the pair.
+RawDecomposition = tuple[tuple[tuple[int, int], ...], int]
+
+
+@lru_cache(maxsize=1 << 16)
+def _placed_parts(counts: tuple[int, ...], base: int) -> tuple[RawDecomposition, ...]:
+    """``_suit_parts`` of one suit with tile kinds in place (pair -1 if none)."""
+    return tuple(
+        (tuple((kind, base + off) for kind, off in sets), base + pair if pair >= 0 else -1)
+        for sets, pair in _suit_parts(counts, True)
+    )
+
+
+def raw_decompositions(counts: Sequence[int], n_melds: int = 0) -> list[RawDecomposition]:
+    """``decompositions`` in plain ints, for callers that score many hands."""
+    if sum(counts) != 3 * (SETS_IN_HAND - n_melds) + 2:
         return []
+    # Honours split one way only: three are a pung, two the pair.
+    honor_sets: list[tuple[int, int]] = []
+    honor_pairs: list[int] = []
+    if any(counts[27:]):
+        for t, n in enumerate(counts[27:], 27):
+            if n == 3:
+                honor_sets.append((SetKind.PUNG, t))
+            elif n == 2:
+                honor_pairs.append(t)
+            elif n:
+                return []
     options = []
-    for base, group, chows in _groups(counts):
-        parts = _suit_parts(group, chows)
-        if not parts:
-            return []
-        options.append([(base, p) for p in parts])
+    for base in (0, 9, 18):
+        group = tuple(counts[base : base + 9])
+        if any(group):
+            parts = _placed_parts(group, base)
+            if not parts:
+                return []
+            options.append(parts)
     result = []
     for choice in product(*options):
-        pairs = [base + pair for base, (_, pair) in choice if pair >= 0]
-        if len(pairs) != 1:
-            continue
-        sets = tuple(
-            (SetKind(kind), Tile(base + off)) for base, (ss, _) in choice for kind, off in ss
-        )
-        result.append(Decomposition(sets, Tile(pairs[0])))
+        pairs = honor_pairs + [pair for _, pair in choice if pair >= 0]
+        if len(pairs) == 1:
+            sets = tuple(s for suit_sets, _ in choice for s in suit_sets)
+            result.append(((*sets, *honor_sets), pairs[0]))
     return result
+
+
+def decompositions(counts: Sequence[int], n_melds: int = 0) -> list[Decomposition]:
+    """Every split of the concealed tiles into ``4 - n_melds`` sets and a pair."""
+    return [
+        Decomposition(tuple((SetKind(kind), Tile(tile)) for kind, tile in sets), Tile(pair))
+        for sets, pair in raw_decompositions(counts, n_melds)
+    ]
 
 
 @lru_cache(maxsize=1 << 16)
 def _suit_complete(counts: tuple[int, ...], chows: bool, with_pair: bool) -> bool:
-    return any((pair >= 0) == with_pair for _, pair in _suit_parts(counts, chows))
+    """Whether one suit's tiles are all sets (and one pair, ``with_pair``).
+
+    A yes-or-no search, cheaper than listing every split: the lowest tile
+    starts the pair, a pung or a chow, and the rest must complete.
+    """
+    i = next((k for k, n in enumerate(counts) if n), -1)
+    if i < 0:
+        return not with_pair
+    n = counts[i]
+    if with_pair and n >= 2 and _suit_complete(
+            (*counts[:i], n - 2, *counts[i + 1 :]), chows, False):
+        return True
+    if n >= 3 and _suit_complete((*counts[:i], n - 3, *counts[i + 1 :]), chows, with_pair):
+        return True
+    return (chows and i + 2 < len(counts) and counts[i + 1] > 0 and counts[i + 2] > 0
+            and _suit_complete((*counts[:i], n - 1, counts[i + 1] - 1, counts[i + 2] - 1,
+                                *counts[i + 3 :]), chows, with_pair))
 
 
 def is_regular_win(counts: Sequence[int], n_melds: int = 0) -> bool:
@@ -160,20 +207,80 @@ def is_winning(counts: Sequence[int], n_melds: int = 0) -> bool:
     )
 
 
+# A group's state: (size mod 3, complete as sets only, complete as sets and one pair).
+_GroupState = tuple[int, bool, bool]
+
+
+@lru_cache(maxsize=1 << 16)
+def _group_state(counts: tuple[int, ...], chows: bool) -> _GroupState:
+    r = sum(counts) % 3
+    return (r, r == 0 and _suit_complete(counts, chows, False),
+            r == 2 and _suit_complete(counts, chows, True))
+
+
+def _regular_waits(counts: Sequence[int]) -> list[int]:
+    """Kinds that complete four sets and a pair.
+
+    Adding a tile changes one group only, so each group's state is computed
+    once and only a group that can take the tile is read again. Empty groups
+    are left out: one tile alone never completes anything.
+    """
+    groups = [(base, group, True) for base in (0, 9, 18)
+              if any(group := tuple(counts[base : base + 9]))]
+    groups.extend((t, (counts[t],), False) for t in range(27, N_KINDS) if counts[t])
+    states = [_group_state(group, chows) for _, group, chows in groups]
+    misfits = [k for k, state in enumerate(states) if not (state[1] or state[2])]
+    if len(misfits) > 1:
+        return []  # the new tile can mend one group only
+    pairs = sum(1 for state in states if state[0] == 2)
+    waits: list[int] = []
+    for k in misfits or range(len(groups)):
+        base, group, chows = groups[k]
+        pairs_elsewhere = pairs - (states[k][0] == 2)
+        if pairs_elsewhere <= 1:
+            plain, paired = _group_waits(group, chows)
+            waits.extend(base + i for i in (paired if pairs_elsewhere == 0 else plain))
+    return waits
+
+
+@lru_cache(maxsize=1 << 16)
+def _group_waits(counts: tuple[int, ...], chows: bool) -> tuple[tuple[int, ...], ...]:
+    """Offsets whose tile completes the group: as sets only, and as sets and a pair."""
+    grown = [_group_state((*counts[:i], counts[i] + 1, *counts[i + 1 :]), chows)
+             for i in range(len(counts))]
+    return (tuple(i for i, state in enumerate(grown) if state[1]),
+            tuple(i for i, state in enumerate(grown) if state[2]))
+
+
+def wait_kinds(counts: Sequence[int], n_melds: int = 0) -> list[int]:
+    """``waiting_tiles`` as sorted plain ints."""
+    if sum(counts) != 3 * (SETS_IN_HAND - n_melds) + 1:
+        return []
+    waits = _regular_waits(counts)
+    if n_melds == 0:
+        odd = [t for t, n in enumerate(counts) if n % 2]
+        if len(odd) == 1:  # six pairs and a lone tile (or a third one)
+            waits.append(odd[0])
+        if sum(_ORPHAN_COUNTS(counts)) == 13:
+            missing = [t for t in TERMINALS_AND_HONORS if not counts[t]]
+            if not missing:  # thirteen different orphans wait on any of them
+                waits.extend(TERMINALS_AND_HONORS)
+            elif len(missing) == 1:  # twelve and a pair wait on the thirteenth
+                waits.append(missing[0])
+    return sorted(set(waits))
+
+
 def waiting_tiles(counts: Sequence[int], n_melds: int = 0) -> list[Tile]:
     """Tile kinds that would complete the hand (``3k + 1`` concealed tiles).
 
     Kinds the player already holds all four of are included, as GB's
     calculator does: the shape waits on them even though none can come.
     """
-    work = list(counts)
-    waits = []
-    for t in range(N_KINDS):
-        work[t] += 1
-        if is_winning(work, n_melds):
-            waits.append(Tile(t))
-        work[t] -= 1
-    return waits
+    return [Tile(t) for t in wait_kinds(counts, n_melds)]
+
+
+_ORPHANS = frozenset(TERMINALS_AND_HONORS)
+_ORPHAN_COUNTS = itemgetter(*TERMINALS_AND_HONORS)
 
 
 # --- shanten ------------------------------------------------------------------
@@ -182,53 +289,71 @@ def waiting_tiles(counts: Sequence[int], n_melds: int = 0) -> list[Tile]:
 _Shape = tuple[int, int, int]
 
 
+@lru_cache(maxsize=1 << 18)
+def _suit_reach(counts: tuple[int, ...], chows: bool) -> frozenset[_Shape]:
+    """Every (sets, partials, head) extraction from a suffix of one suit.
+
+    ``counts`` starts at its first non-zero count (or is empty), so suffixes
+    shared by different suits share one cache entry. Each call handles the
+    first tile and recurses on what is left: a memoised walk, where a plain
+    depth-first walk would revisit the same remainders exponentially often
+    (a 14-tile flush took a fifth of a second).
+    """
+    if not counts:
+        return frozenset({(0, 0, 0)})
+    n = len(counts)
+    found: set[_Shape] = set()
+
+    def take(c: list[int], dm: int, dt: int, head: int) -> None:
+        k = 0
+        while k < n and not c[k]:
+            k += 1
+        for m, t, h in _suit_reach(tuple(c[k:]), chows):
+            if not (head and h):
+                found.add((m + dm, t + dt, h + head))
+
+    c = list(counts)
+    if c[0] >= 3:
+        c[0] -= 3
+        take(c, 1, 0, 0)
+        c[0] += 3
+    if chows and n > 2 and c[1] and c[2]:
+        c[0] -= 1
+        c[1] -= 1
+        c[2] -= 1
+        take(c, 1, 0, 0)
+        c[0] += 1
+        c[1] += 1
+        c[2] += 1
+    if c[0] >= 2:
+        c[0] -= 2
+        take(c, 0, 0, 1)
+        take(c, 0, 1, 0)
+        c[0] += 2
+    if chows and n > 1 and c[1]:
+        c[0] -= 1
+        c[1] -= 1
+        take(c, 0, 1, 0)
+        c[0] += 1
+        c[1] += 1
+    if chows and n > 2 and c[2]:
+        c[0] -= 1
+        c[2] -= 1
+        take(c, 0, 1, 0)
+        c[0] += 1
+        c[2] += 1
+    c[0] -= 1  # leave this tile isolated
+    take(c, 0, 0, 0)
+    return frozenset(found)
+
+
 @lru_cache(maxsize=1 << 16)
 def _suit_shapes(counts: tuple[int, ...], chows: bool) -> frozenset[_Shape]:
     """Pareto-best (sets, partials, head) extractions from one suit."""
-    found: set[_Shape] = set()
-
-    def walk(c: list[int], start: int, m: int, t: int, h: int) -> None:
-        i = start
-        while i < len(c) and not c[i]:
-            i += 1
-        if i >= len(c):
-            found.add((m, t, h))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            walk(c, i, m + 1, t, h)
-            c[i] += 3
-        if chows and i + 2 < len(c) and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            walk(c, i, m + 1, t, h)
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-        if c[i] >= 2:
-            c[i] -= 2
-            if not h:
-                walk(c, i, m, t, 1)
-            walk(c, i, m, t + 1, h)
-            c[i] += 2
-        if chows and i + 1 < len(c) and c[i + 1]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            walk(c, i, m, t + 1, h)
-            c[i] += 1
-            c[i + 1] += 1
-        if chows and i + 2 < len(c) and c[i + 2]:
-            c[i] -= 1
-            c[i + 2] -= 1
-            walk(c, i, m, t + 1, h)
-            c[i] += 1
-            c[i + 2] += 1
-        c[i] -= 1  # leave this tile isolated
-        walk(c, i, m, t, h)
-        c[i] += 1
-
-    walk(list(counts), 0, 0, 0, 0)
+    k = 0
+    while k < len(counts) and not counts[k]:
+        k += 1
+    found = _suit_reach(counts[k:], chows)
     best = {
         s
         for s in found
@@ -238,18 +363,51 @@ def _suit_shapes(counts: tuple[int, ...], chows: bool) -> frozenset[_Shape]:
     return frozenset(best)
 
 
-def regular_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
-    """Tiles away from four sets and a pair (-1 when complete)."""
-    need = SETS_IN_HAND - n_melds
-    states: set[_Shape] = {(0, 0, 0)}
-    for _, group, chows in _groups(counts):
-        shapes = _suit_shapes(group, chows)
-        states = {
-            (m + sm, t + st, h + sh)
-            for (m, t, h) in states
-            for (sm, st, sh) in shapes
-            if h + sh <= 1
-        }
+def _combine(states: Iterable[_Shape], shapes: Iterable[_Shape]) -> set[_Shape]:
+    """Every sum of a state and a group's shape that keeps at most one head."""
+    return {
+        (m + sm, t + st, h + sh)
+        for (m, t, h) in states
+        for (sm, st, sh) in shapes
+        if h + sh <= 1
+    }
+
+
+def _pareto(states: set[_Shape]) -> frozenset[_Shape]:
+    """The states no other beats: as many sets, as many sets and partials, same head.
+
+    Dropping a beaten state is exact: adding the same group to both keeps the
+    order, and the final count is monotone in sets and in sets plus partials.
+    """
+    return frozenset(
+        s for s in states
+        if not any(o != s and o[2] == s[2] and o[0] >= s[0] and o[0] + o[1] >= s[0] + s[1]
+                   for o in states)
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _merge(states: frozenset[_Shape], shapes: frozenset[_Shape]) -> frozenset[_Shape]:
+    """``_combine``, pruned and cached: hands share most of their groups."""
+    return _pareto(_combine(states, shapes))
+
+
+@lru_cache(maxsize=1 << 12)
+def _honor_states(counts: tuple[int, ...]) -> frozenset[_Shape]:
+    """The combined shapes of the honour kinds, from their sorted counts.
+
+    Honour kinds never combine with each other, so only the multiset of their
+    counts matters; a kind held once adds nothing and is left out by the caller.
+    """
+    states: frozenset[_Shape] = frozenset({(0, 0, 0)})
+    for c in counts:
+        states = _merge(states, _suit_shapes((c,), False))
+    return states
+
+
+@lru_cache(maxsize=1 << 12)
+def _distance(states: frozenset[_Shape], need: int) -> int:
+    """Shanten from the whole hand's states, for ``need`` concealed sets."""
     best = 2 * need
     for m, t, h in states:
         m = min(m, need)
@@ -258,17 +416,33 @@ def regular_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
     return best
 
 
+def regular_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
+    """Tiles away from four sets and a pair (-1 when complete)."""
+    states = _honor_states(tuple(sorted(c for c in counts[27:N_KINDS] if c >= 2)))
+    for base in (0, 9, 18):
+        group = tuple(counts[base : base + 9])
+        if any(group):
+            states = _merge(states, _suit_shapes(group, True))
+    return _distance(states, SETS_IN_HAND - n_melds)
+
+
 def seven_pairs_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
     if n_melds:
         return 99
-    return 6 - min(7, sum(c // 2 for c in counts))
+    # Pairs held: counts of 2 and 3 give one, 4 gives two (counted in C, not a loop).
+    pairs = (sum(counts) - counts.count(1) - counts.count(3)) // 2
+    return 6 - min(7, pairs)
+
+
+_orphan_counts = itemgetter(*TERMINALS_AND_HONORS)
 
 
 def thirteen_orphans_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
     if n_melds:
         return 99
-    kinds = sum(1 for t in TERMINALS_AND_HONORS if counts[t])
-    pair = any(counts[t] >= 2 for t in TERMINALS_AND_HONORS)
+    held: tuple[int, ...] = _orphan_counts(counts)
+    kinds = len(held) - held.count(0)
+    pair = max(held) >= 2
     return 13 - kinds - (1 if pair else 0)
 
 
@@ -279,3 +453,55 @@ def shanten(counts: Sequence[int], n_melds: int = 0) -> int:
         seven_pairs_shanten(counts, n_melds),
         thirteen_orphans_shanten(counts, n_melds),
     )
+
+
+def shanten_variants(counts: Sequence[int], n_melds: int, tiles: Iterable[int],
+                     delta: int = 1) -> list[int]:
+    """``shanten`` of the hand with ``delta`` copies of each of ``tiles`` added, in order.
+
+    For "which discard is best" (``delta=-1`` over the held kinds) and "which
+    draws help" (``delta=1``). Adding or removing a tile changes one group of
+    the regular shape, so the other groups are merged once and reused, and the
+    seven-pairs and thirteen-orphans counts are adjusted, not recounted.
+    """
+    need = SETS_IN_HAND - n_melds
+    suits = [tuple(counts[base : base + 9]) for base in (0, 9, 18)]
+    honors = list(counts[27:N_KINDS])
+    shapes = [_suit_shapes(group, True) for group in suits]
+    honor_states = _honor_states(tuple(sorted(c for c in honors if c >= 2)))
+    # The merged states of every group but one suit, and of the three suits.
+    without = [
+        _merge(_merge(honor_states, shapes[1]), shapes[2]),
+        _merge(_merge(honor_states, shapes[0]), shapes[2]),
+        _merge(_merge(honor_states, shapes[0]), shapes[1]),
+    ]
+    all_suits = _merge(_merge(shapes[0], shapes[1]), shapes[2])
+    special = n_melds == 0
+    pairs = sum(c // 2 for c in counts)
+    orphans: tuple[int, ...] = _orphan_counts(counts)
+    orphan_kinds = len(orphans) - orphans.count(0)
+    orphan_pairs = sum(1 for c in orphans if c >= 2)
+    result = []
+    for t in tiles:
+        c = counts[t]
+        if t < 27:
+            i, rank = divmod(t, 9)
+            group = list(suits[i])
+            group[rank] += delta
+            states = _merge(without[i], _suit_shapes(tuple(group), True))
+        else:
+            changed = list(honors)
+            changed[t - 27] += delta
+            key = tuple(sorted(x for x in changed if x >= 2))
+            states = _merge(all_suits, _honor_states(key))
+        best = _distance(states, need)
+        if special:
+            seven = 6 - min(7, pairs + (c + delta) // 2 - c // 2)
+            kinds, with_pair = orphan_kinds, orphan_pairs
+            if t in _ORPHANS:
+                kinds += (c + delta > 0) - (c > 0)
+                with_pair += (c + delta >= 2) - (c >= 2)
+            thirteen = 13 - kinds - (1 if with_pair else 0)
+            best = min(best, seven, thirteen)
+        result.append(best)
+    return result

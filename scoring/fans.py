@@ -19,28 +19,31 @@ most repeated fan first.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
+from operator import itemgetter
 
 from protocol.tiles import (
+    CODES,
+    COPIES,
     DRAGONS,
     N_KINDS,
+    RANK_OF,
+    SUIT_OF,
+    TERMINALS_AND_HONORS,
     WINDS,
-    Suit,
     Tile,
-    TileError,
-    check_copies,
     tile_counts,
 )
 from scoring.analysis import (
-    Block,
     SetKind,
-    decompositions,
     is_seven_pairs,
-    is_winning,
     is_thirteen_orphans,
-    waiting_tiles,
+    is_winning,
+    raw_decompositions,
+    wait_kinds,
 )
 from scoring.melds import Meld, MeldKind
 
@@ -119,93 +122,109 @@ class FanResult:
 # --- validation -----------------------------------------------------------------
 
 
+def _all_counts(hand: WinningHand) -> list[int]:
+    """Counts of every tile of the hand: concealed, winning tile and melds."""
+    counts = tile_counts(hand.concealed)
+    counts[hand.win] += 1
+    for m in hand.melds:
+        if m.kind is MeldKind.CHOW:
+            counts[m.tile] += 1
+            counts[m.tile + 1] += 1
+            counts[m.tile + 2] += 1
+        else:
+            counts[m.tile] += m.kind.size
+    return counts
+
+
 def validate(hand: WinningHand) -> None:
     """Raise ``HandError`` for a hand that cannot exist."""
-    if len(hand.melds) > 4:
-        raise HandError(f"{len(hand.melds)} melds: at most 4")
-    expected = 13 - 3 * len(hand.melds)
-    if len(hand.concealed) != expected:
-        raise HandError(
-            f"{len(hand.concealed)} concealed tiles with {len(hand.melds)} meld(s): "
-            f"expected {expected} before the winning tile"
-        )
-    every = [*hand.concealed, hand.win, *(t for m in hand.melds for t in m.tiles)]
-    try:
-        check_copies(every)
-    except TileError as exc:
-        raise HandError(str(exc)) from None
+    _checked_counts(hand)
 
 
 # --- fan detectors ----------------------------------------------------------------
-
-
-def _tile_traits(tiles: Sequence[int], fans: Counter[str]) -> None:
-    """Fans that depend only on which tiles the hand holds."""
-    kinds = {t for t in tiles}
-    suits = {Tile(t).suit for t in kinds}
-    honors = Suit.WINDS in suits or Suit.DRAGONS in suits
-    numbered = suits - {Suit.WINDS, Suit.DRAGONS}
-    if kinds <= _GREEN:
-        fans["绿一色"] += 1
-    if not numbered:
-        fans["字一色"] += 1
-    elif all(Tile(t).is_terminal or Tile(t).is_honor for t in kinds):
-        fans["混幺九" if honors else "清幺九"] += 1
-    if len(numbered) == 1:
-        fans["混一色" if honors else "清一色"] += 1
-    if len(suits) == 5:
-        fans["五门齐"] += 1
-    if not honors and not any(Tile(t).is_terminal for t in kinds):
-        fans["断幺"] += 1
-
+#
+# Detectors work on plain ints (tile kinds 0..33, see protocol.tiles) and add to
+# a dict of raw counts: scoring reads many hands a second.
 
 _GREEN = frozenset({Tile.S2, Tile.S3, Tile.S4, Tile.S6, Tile.S8, Tile.GREEN})
+_WINDS = frozenset(WINDS)
+_DRAGONS = frozenset(DRAGONS)
+_HONOR = tuple(t >= Tile.EAST for t in range(N_KINDS))
+_SUIT = tuple(int(SUIT_OF[t]) for t in range(N_KINDS))
+_CHOW = int(SetKind.CHOW)
+_ORPHAN_COUNTS = itemgetter(*TERMINALS_AND_HONORS)
+_GREEN_COUNTS = itemgetter(*_GREEN)
 
 
-def _chow_pair_fan(a: Tile, b: Tile) -> str | None:
+def _add(fans: dict[str, int], name: str, n: int = 1) -> None:
+    fans[name] = fans.get(name, 0) + n
+
+
+def _tile_traits(counts: Sequence[int], fans: dict[str, int]) -> None:
+    """Fans that depend only on which tiles the hand holds (``counts``: every tile)."""
+    total = sum(counts)
+    numbered = sum(1 for base in (0, 9, 18) if any(counts[base : base + 9]))
+    winds = any(counts[Tile.EAST : Tile.RED])
+    dragons = any(counts[Tile.RED :])
+    orphans = sum(_ORPHAN_COUNTS(counts))
+    if sum(_GREEN_COUNTS(counts)) == total:
+        fans["绿一色"] = 1
+    if not numbered:
+        fans["字一色"] = 1
+    elif orphans == total:
+        fans["混幺九" if winds or dragons else "清幺九"] = 1
+    if numbered == 1:
+        fans["混一色" if winds or dragons else "清一色"] = 1
+    if numbered == 3 and winds and dragons:
+        fans["五门齐"] = 1
+    if not orphans:
+        fans["断幺"] = 1
+
+
+def _chow_pair_fan(a: int, b: int) -> str | None:
+    """The fan two chows (by lowest tile) make together, if any."""
     if a == b:
         return "一般高"
-    if a.suit != b.suit and a.rank == b.rank:
+    if RANK_OF[a] == RANK_OF[b]:  # equal ranks of two different tiles: two suits
         return "喜相逢"
     return None
 
 
-def _three_chow_fan(a: Tile, b: Tile, c: Tile) -> str | None:
+def _three_chow_fan(a: int, b: int, c: int) -> str | None:
     if a == b == c:
         return "一色三同顺"
-    if a.rank == b.rank == c.rank and len({a.suit, b.suit, c.suit}) == 3:
+    if RANK_OF[a] == RANK_OF[b] == RANK_OF[c] and len({_SUIT[a], _SUIT[b], _SUIT[c]}) == 3:
         return "三色三同顺"
     return None
 
 
-def _chow_fans(chows: Sequence[Tile], fans: Counter[str]) -> None:
+@lru_cache(maxsize=1 << 14)
+def _chow_fans(chows: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+    """Fans among a reading's chows (lowest tiles, sorted), as (name, count) pairs."""
     n = len(chows)
+    if n < 2:
+        return ()
     if n == 4 and chows[0] == chows[1] == chows[2] == chows[3]:
-        fans["一色四同顺"] += 1
-        return
+        return (("一色四同顺", 1),)
     if n >= 3:
         for trio in combinations(range(n), 3):
             fan = _three_chow_fan(*(chows[i] for i in trio))
             if fan is None:
                 continue
-            fans[fan] += 1
             rest = [i for i in range(n) if i not in trio]
             if rest:
                 extra = [_chow_pair_fan(chows[i], chows[rest[0]]) for i in trio]
                 for name in ("一般高", "喜相逢"):
                     if name in extra:
-                        fans[name] += 1
-                        break
-            return
-    pairs = [_chow_pair_fan(chows[i], chows[j]) for i, j in combinations(range(n), 2)]
-    found = [p for p in pairs if p]
+                        return ((fan, 1), (name, 1))
+            return ((fan, 1),)
+    pairs = [(i, j, _chow_pair_fan(chows[i], chows[j])) for i, j in combinations(range(n), 2)]
+    found = [fan for _, _, fan in pairs if fan]
     if not found:
-        return
+        return ()
     if n == 4:
-        limit = 3 - sum(
-            1 for i in range(4)
-            if not any(_chow_pair_fan(chows[i], chows[j]) for j in range(4) if j != i)
-        )
+        linked = {k for i, j, fan in pairs if fan for k in (i, j)}
+        limit = 3 - (4 - len(linked))
     elif n == 3:
         limit = 2
     else:
@@ -218,50 +237,61 @@ def _chow_fans(chows: Sequence[Tile], fans: Counter[str]) -> None:
             while table[name] > keep and total > limit:
                 table[name] -= 1
                 total -= 1
-    fans.update(+table)
+    return tuple((name, count) for name, count in table.items() if count)
 
 
-def _set_fans(blocks: Sequence[Block], pair: Tile, fans: Counter[str]) -> None:
-    pungs = [b for b in blocks if b.kind is not SetKind.CHOW]
-    chows = sorted(b.tile for b in blocks if b.kind is SetKind.CHOW)
-    pung_tiles = {b.tile for b in pungs}
-    winds = sum(1 for w in WINDS if w in pung_tiles)
-    dragons = sum(1 for d in DRAGONS if d in pung_tiles)
+# A pung or kong in a reading: (tile, is a kong, concealed).
+_Pung = tuple[int, bool, bool]
+
+
+def _pung_fans(pungs: Sequence[_Pung], pair: int, fans: dict[str, int]) -> None:
+    pung_tiles = {t for t, _, _ in pungs}
+    winds = len(pung_tiles & _WINDS)
+    dragons = len(pung_tiles & _DRAGONS)
     if winds == 4:
-        fans["大四喜"] += 1
-    elif winds == 3 and pair in WINDS:
-        fans["小四喜"] += 1
+        fans["大四喜"] = 1
+    elif winds == 3 and pair in _WINDS:
+        fans["小四喜"] = 1
     if dragons == 3:
-        fans["大三元"] += 1
-    elif dragons == 2 and pair in DRAGONS:
-        fans["小三元"] += 1
-    fans["箭刻"] += dragons
-    kongs = [b for b in pungs if b.kind is SetKind.KONG]
+        fans["大三元"] = 1
+    elif dragons == 2 and pair in _DRAGONS:
+        fans["小三元"] = 1
+    if dragons:
+        fans["箭刻"] = dragons
+    kongs = [concealed for _, kong, concealed in pungs if kong]
     if len(kongs) == 4:
-        fans["四杠"] += 1
+        fans["四杠"] = 1
     elif len(kongs) == 3:
-        fans["三杠"] += 1
-    for k in kongs:
-        fans["暗杠" if k.concealed else "明杠"] += 1
-    concealed_pungs = sum(1 for b in pungs if b.concealed)
+        fans["三杠"] = 1
+    for concealed in kongs:
+        _add(fans, "暗杠" if concealed else "明杠")
+    concealed_pungs = sum(1 for _, _, concealed in pungs if concealed)
     if concealed_pungs == 4:
-        fans["四暗刻"] += 1
+        fans["四暗刻"] = 1
     elif concealed_pungs == 3:
-        fans["三暗刻"] += 1
+        fans["三暗刻"] = 1
     if len(pungs) == 4:
-        fans["碰碰和"] += 1
-    suited = [t for t in pung_tiles if not t.is_honor]
-    for trio in combinations(suited, 3):
-        if len({t.rank for t in trio}) == 1:
-            fans["三同刻"] += 1
-            break
-    if len(chows) == 4 and not pair.is_honor:
-        fans["平和"] += 1
-    _chow_fans(chows, fans)
+        fans["碰碰和"] = 1
+    if len(pungs) >= 3:
+        ranks = [RANK_OF[t] for t in pung_tiles if not _HONOR[t]]
+        if any(ranks.count(r) == 3 for r in ranks):
+            fans["三同刻"] = 1
 
 
-def _apply_exclusions(raw: Counter[str]) -> dict[str, int]:
-    excluded = {name for present in raw if raw[present] for name in FANS[present].excludes}
+def _set_fans(chows: tuple[int, ...], pungs: Sequence[_Pung], pair: int) -> dict[str, int]:
+    """Raw fans of one reading: its chows (lowest tiles, sorted), pungs and pair."""
+    fans: dict[str, int] = {}
+    if pungs:
+        _pung_fans(pungs, pair, fans)
+    if chows:
+        if len(chows) == 4 and not _HONOR[pair]:
+            fans["平和"] = 1
+        fans.update(_chow_fans(chows))
+    return fans
+
+
+def _apply_exclusions(raw: dict[str, int]) -> dict[str, int]:
+    excluded = {name for present, n in raw.items() if n for name in FANS[present].excludes}
     return {name: n for name, n in raw.items() if n and name not in excluded}
 
 
@@ -272,65 +302,93 @@ def _total(counts: dict[str, int]) -> int:
 # --- scoring --------------------------------------------------------------------
 
 
-def _readings(hand: WinningHand) -> Iterable[tuple[Counter[str], bool]]:
-    """Raw set-fans of every reading, with whether it is a single pair wait.
+def _readings(hand: WinningHand, counts: Sequence[int]) -> Iterator[tuple[dict[str, int], bool]]:
+    """Raw set-fans of every reading, with whether the winning tile completes the pair.
 
-    The flag is computed lazily by the caller; here it says only whether the
-    winning tile completes the pair in this reading.
+    ``counts`` are the concealed tiles with the winning tile. Within one
+    decomposition, where the winning tile goes matters only when it completes a
+    pung on a discard (the pung is then exposed) or the pair (a possible 单钓将);
+    the chows alone are the same whatever the place, so they are read once.
     """
+    win = hand.win
+    melded_chows = [m.tile for m in hand.melds if m.kind is MeldKind.CHOW]
+    melded_pungs = [(m.tile, m.is_kong, m.kind is MeldKind.CONCEALED_KONG)
+                    for m in hand.melds if m.kind is not MeldKind.CHOW]
+    for sets, pair in raw_decompositions(counts, len(hand.melds)):
+        chow_list: list[int] = [*melded_chows]
+        pung_tiles = []
+        in_chow = False
+        for kind, tile in sets:
+            if kind == _CHOW:
+                chow_list.append(tile)
+                in_chow = in_chow or 0 <= win - tile < 3
+            else:
+                pung_tiles.append(tile)
+        chows = tuple(sorted(chow_list))
+        concealed = _set_fans(chows, [*melded_pungs, *((t, False, True) for t in pung_tiles)],
+                              pair)
+        in_pung = win in pung_tiles
+        if in_pung and not hand.self_drawn:
+            # A pung completed by a discard is not concealed.
+            exposed = [(t, False, t != win) for t in pung_tiles]
+            yield _set_fans(chows, [*melded_pungs, *exposed], pair), False
+        if in_chow or (in_pung and hand.self_drawn):
+            yield dict(concealed), False
+        if pair == win:
+            yield dict(concealed), True
+    if not hand.melds:
+        if is_seven_pairs(counts):
+            yield {"七对": 1}, False
+        if is_thirteen_orphans(counts):
+            yield {"十三幺": 1}, False
+
+
+def _checked_counts(hand: WinningHand) -> list[int]:
+    """``_all_counts`` of a hand that ``validate`` accepts."""
+    if len(hand.melds) > 4:
+        raise HandError(f"{len(hand.melds)} melds: at most 4")
+    expected = 13 - 3 * len(hand.melds)
+    if len(hand.concealed) != expected:
+        raise HandError(
+            f"{len(hand.concealed)} concealed tiles with {len(hand.melds)} meld(s): "
+            f"expected {expected} before the winning tile"
+        )
+    counts = _all_counts(hand)
+    if max(counts) > COPIES:
+        over = ", ".join(CODES[t] for t, n in enumerate(counts) if n > COPIES)
+        raise HandError(f"more than {COPIES} copies of {over}")
+    return counts
+
+
+def readings(hand: WinningHand) -> Iterator[dict[str, int]]:
+    """The fans of every reading of a winning hand, after exclusions; ``score`` keeps the best."""
+    all_counts = _checked_counts(hand)
+    common: dict[str, int] = {}
+    _tile_traits(all_counts, common)
+    if not any(m.is_exposed for m in hand.melds):
+        common["门前清"] = 1
+    if hand.self_drawn:
+        common["自摸"] = 1
     counts = tile_counts(hand.concealed)
     counts[hand.win] += 1
-    n_melds = len(hand.melds)
-    melded = [_meld_block(m) for m in hand.melds]
-    for d in decompositions(counts, n_melds):
-        places = {i for i, (kind, tile) in enumerate(d.sets)
-                  if tile == hand.win or (kind is SetKind.CHOW and 0 < hand.win - tile < 3)}
-        options: list[int] = sorted(places) + ([-1] if d.pair == hand.win else [])
-        for place in options:
-            blocks = list(melded)
-            for i, (kind, tile) in enumerate(d.sets):
-                # A pung completed by a discard is not concealed.
-                concealed = hand.self_drawn or i != place or kind is SetKind.CHOW
-                blocks.append(Block(kind, tile, concealed))
-            fans: Counter[str] = Counter()
-            _set_fans(blocks, d.pair, fans)
-            yield fans, place == -1
-    if is_seven_pairs(counts, n_melds):
-        yield Counter({"七对": 1}), False
-    if is_thirteen_orphans(counts, n_melds):
-        yield Counter({"十三幺": 1}), False
-
-
-def _meld_block(meld: Meld) -> Block:
-    if meld.kind is MeldKind.CHOW:
-        return Block(SetKind.CHOW, meld.tile, False)
-    if meld.kind is MeldKind.PUNG:
-        return Block(SetKind.PUNG, meld.tile, False)
-    return Block(SetKind.KONG, meld.tile, meld.kind is MeldKind.CONCEALED_KONG)
+    single_wait: bool | None = None
+    for raw, pair_wait in _readings(hand, counts):
+        raw.update(common)  # no set fan shares a name with these
+        if pair_wait:
+            if single_wait is None:
+                counts[hand.win] -= 1
+                single_wait = wait_kinds(counts, len(hand.melds)) == [hand.win]
+                counts[hand.win] += 1
+            if single_wait:
+                raw["单钓将"] = 1
+        yield _apply_exclusions(raw)
 
 
 def score(hand: WinningHand) -> FanResult:
     """The fans of the best reading of a winning hand; ``HandError`` otherwise."""
-    validate(hand)
-    all_tiles = [*hand.concealed, hand.win, *(t for m in hand.melds for t in m.tiles)]
-    common: Counter[str] = Counter()
-    _tile_traits(all_tiles, common)
-    if not any(m.is_exposed for m in hand.melds):
-        common["门前清"] += 1
-    if hand.self_drawn:
-        common["自摸"] += 1
-    single_wait: bool | None = None
     best: dict[str, int] | None = None
     best_total = -1
-    for raw, pair_wait in _readings(hand):
-        raw.update(common)
-        if pair_wait:
-            if single_wait is None:
-                counts = tile_counts(hand.concealed)
-                single_wait = waiting_tiles(counts, len(hand.melds)) == [hand.win]
-            if single_wait:
-                raw["单钓将"] += 1
-        final = _apply_exclusions(raw)
+    for final in readings(hand):
         total = _total(final)
         if total > best_total:
             best, best_total = final, total
