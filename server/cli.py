@@ -269,6 +269,18 @@ def report(
     Console().print(f"wrote {written[0]} and {len(written) - 1} hand page(s)")
 
 
+@app.command()
+def thupc(
+    wall_file: Annotated[Path | None, typer.Argument(
+        help="The 148 tiles, one a line (standard input when absent or -)",
+        metavar="WALL_FILE", show_default=False)] = None,
+) -> None:
+    """THUPC 2021 Mahjong simulator: print the exact game log for a wall."""
+    from rulesets.thupc2021.command import thupc_command
+
+    raise typer.Exit(thupc_command(wall_file))
+
+
 def main() -> None:
     """Entry point: route ``server AI1 ...`` to the match command."""
     args = sys.argv[1:]
