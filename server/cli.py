@@ -88,7 +88,7 @@ def simulate(
     from server.engine.simulate import simulate as run
 
     specs = [s.strip() for s in bots.split(",")]
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     try:
         summary = run(specs, hands, seed)
     except BotSpecError as exc:
@@ -132,7 +132,7 @@ def match(
 
     from server.bots import BotCommandError, parse_command
 
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     if len(ais) != 4:
         err.print(f"[red]error:[/red] need exactly 4 AIs, got {len(ais)}")
         raise typer.Exit(2)
@@ -181,7 +181,7 @@ def replay(
         try:
             write_hand_page(hand, html_out)
         except HandFileError as exc:
-            Console(stderr=True).print(f"[red]error:[/red] {exc}")
+            Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {exc}")
             raise typer.Exit(2) from None
         console.print(f"wrote {html_out}")
         return
@@ -190,7 +190,7 @@ def replay(
     try:
         print_replay(load_hand(hand), console, at, glyphs)
     except HandFileError as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {exc}")
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
 
 
@@ -203,7 +203,7 @@ def verify(
     from server.verify import verify_path
 
     report = verify_path(path)
-    console = Console()
+    console = Console(soft_wrap=True)
     for note in report.notes:
         console.print(f"note: {note}")
     for problem in report.problems:
@@ -219,7 +219,7 @@ def _replay_bot(hand: Path, seat: int | None, bot: str | None, console: Console)
     from server.bots import BotCommandError, parse_command
     from server.replay_bot import read_transcript, replay_to_bot
 
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     if seat is None or bot is None:
         err.print("[red]error:[/red] --seat and --bot go together")
         return 2
@@ -256,7 +256,7 @@ def report(
     from server.html_pages import write_match_report
     from server.replay_cmd import HandFileError
 
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     if not (match_dir / "match.json").exists() or not (match_dir / "scoresheet.csv").exists():
         err.print(f"[red]error:[/red] {match_dir} is not a match folder (no match.json or "
                   "scoresheet.csv)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import signal
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +18,8 @@ from server.table import TableOptions
 
 EXIT_COMPLETED = 0
 EXIT_NOT_COMPLETED = 1
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 
 def _is_interrupt(exc: BaseException) -> bool:
@@ -27,24 +30,57 @@ def _is_interrupt(exc: BaseException) -> bool:
     return False
 
 
+def _fresh_dir(parent: Path, name: str) -> Path:
+    """A new folder ``parent/name``, or ``name-2``, ``name-3``...: two matches started
+    in the same second with the same seed must not write into one folder."""
+    for n in itertools.count(1):
+        path = parent / (name if n == 1 else f"{name}-{n}")
+        try:
+            path.mkdir(parents=True)
+        except FileExistsError:
+            continue
+        return path
+    raise AssertionError("unreachable")
+
+
 def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int, groups: int,
                  verbose: bool, log_dir: Path | None, hard_limit: float, join_limit: float,
                  on_fault: str, announce: bool) -> int:
     configure_logging(verbose)
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     match_id = f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
-    root = log_dir / match_id if log_dir is not None else None
+    root = None
+    if log_dir is not None:
+        root = _fresh_dir(log_dir, match_id)
+        match_id = root.name
     config = MatchConfig(players_from_args(specs, argvs), seed, groups, root,
                          TableOptions(hard_limit, join_limit, announce), on_fault)
     log = structlog.get_logger().bind(match=match_id)
     holder: list[MatchResult] = []
 
-    async def main() -> None:
+    terminated: list[int] = []
+
+    async def play() -> None:
         if verbose:
             holder.append(await run_match(config, log=log))
             return
         with MatchProgress(groups * 16, console) as progress:
             holder.append(await run_match(config, progress.hand_done, log=log))
+
+    async def main() -> None:
+        # SIGTERM (kill, a batch system's time limit) stops the match as cleanly as
+        # Ctrl-C: the bots are killed and the finished hands kept.
+        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+
+                async def watch() -> None:
+                    async for signum in signals:
+                        terminated.append(signum)
+                        nursery.cancel_scope.cancel()
+
+                nursery.start_soon(watch)
+                await play()
+                nursery.cancel_scope.cancel()
 
     console.print(f"match {match_id}: seed {seed}, {groups * 16} hands"
                   + (f", logs in {root}" if root else ""))
@@ -53,9 +89,13 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
     except BaseException as exc:
         if not _is_interrupt(exc):
             raise
-        console.print(f"\n[yellow]interrupted[/yellow]: every bot was stopped"
+        console.print("\n[yellow]interrupted[/yellow]: every bot was stopped"
                       + (f"; the finished hands are kept in {root}" if root else ""))
         return EXIT_INTERRUPTED
+    if terminated:
+        console.print("\n[yellow]terminated[/yellow] (SIGTERM): every bot was stopped"
+                      + (f"; the finished hands are kept in {root}" if root else ""))
+        return EXIT_TERMINATED
     result = holder[0]
     Console().print(ranking_table(result))
     if root is not None:
