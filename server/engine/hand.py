@@ -59,7 +59,7 @@ from protocol.messages import (
     QGang,
     ToAI,
 )
-from protocol.tiles import N_KINDS, Tile, tile_counts
+from protocol.tiles import ALL_TILES, N_KINDS, Tile, tile_counts
 from scoring.fans import FanResult, WinningHand, can_win, score
 from scoring.melds import Meld, MeldKind
 from scoring.settlement import WinKind, settle
@@ -103,6 +103,15 @@ class Answer:
 
 
 ACCEPTED = Answer(Verdict.ACCEPTED)
+NOT_ASKED = Answer(Verdict.UNSOLICITED, "not waiting for this seat")
+
+# Lines are immutable values: the draw and discard lines, sent hundreds of times
+# a hand, are made once (building a frozen dataclass costs more than the rest of
+# a draw).
+_PICK: tuple[Pick, ...] = tuple(Pick(t) for t in ALL_TILES)
+_MPICK: tuple[MPick, ...] = tuple(MPick(s) for s in range(SEATS))
+_MOUT: tuple[tuple[MOut, ...], ...] = tuple(
+    tuple(MOut(s, t) for t in ALL_TILES) for s in range(SEATS))
 
 
 class EngineError(RuntimeError):
@@ -221,9 +230,9 @@ class Hand:
 
     def check(self, seat: int, message: FromAI) -> Answer:
         """Whether ``answer`` would accept this; changes nothing."""
-        if self.result is not None or seat not in self.waiting or seat in self.faulted:
-            return Answer(Verdict.UNSOLICITED, "not waiting for this seat")
-        expect = self.waiting[seat]
+        expect = self.waiting.get(seat)
+        if expect is None or self.result is not None or seat in self.faulted:
+            return NOT_ASKED
         if type(message) is Pass and (expect is Expect.CLAIM or expect is Expect.ROB):
             return ACCEPTED
         if not isinstance(message, ALLOWED[expect]):
@@ -236,24 +245,38 @@ class Hand:
     def legal_answers(self, seat: int) -> list[FromAI]:
         """Every answer ``answer`` would accept from this seat now."""
         expect = self.waiting.get(seat)
-        if expect is None or self.result is not None:
+        if expect is None or self.result is not None or seat in self.faulted:
             return []
-        candidates: list[FromAI] = []
-        if expect in (Expect.TURN, Expect.DISCARD):
-            candidates.extend(Out(t) for t in sorted(set(self.hands[seat])))
+        hand = self.hands[seat]
+        counts = tile_counts(hand)
+        # Passing, and discarding a tile one holds, are always legal when asked;
+        # every other answer is a shortlist that ``check`` has the last word on.
+        legal: list[FromAI] = []
+        shortlist: list[FromAI] = []
+        if expect is Expect.TURN or expect is Expect.DISCARD:
+            legal.extend(Out(Tile(t)) for t in range(N_KINDS) if counts[t])
         if expect is Expect.TURN:
-            candidates.append(Hu())
-            candidates.extend(AGang(t) for t in sorted(set(self.hands[seat])))
-            candidates.extend(JGang(m.tile) for m in self.melds[seat] if m.kind is MeldKind.PUNG)
-        if expect is Expect.CLAIM:
+            shortlist.append(Hu())
+            shortlist.extend(AGang(Tile(t)) for t in range(N_KINDS) if counts[t] == 4)
+            shortlist.extend(JGang(m.tile) for m in self.melds[seat]
+                             if m.kind is MeldKind.PUNG and counts[m.tile])
+        elif expect is Expect.CLAIM:
             window = self._window
             assert window is not None
-            candidates.extend([Pass(), Hu(), Peng(), Gang()])
-            candidates.extend(Chi(Tile(window.tile - k)) for k in range(3)
-                              if window.tile - k >= 0)
-        if expect is Expect.ROB:
-            candidates.extend([Pass(), QGang()])
-        return [c for c in candidates if self.check(seat, c).verdict is Verdict.ACCEPTED]
+            t = window.tile
+            legal.append(Pass())
+            shortlist.append(Hu())
+            if counts[t] >= 2:
+                shortlist.append(Peng())
+            if counts[t] >= 3:
+                shortlist.append(Gang())
+            if seat == (window.owner + 1) % SEATS and not t.is_honor:
+                shortlist.extend(Chi(Tile(t - k)) for k in range(3) if t - k >= 0)
+        elif expect is Expect.ROB:
+            legal.append(Pass())
+            shortlist.append(QGang())
+        legal.extend(c for c in shortlist if self.check(seat, c).verdict is Verdict.ACCEPTED)
+        return legal
 
     def answer(self, seat: int, message: FromAI) -> Answer:
         """Apply a seat's answer if it is legal now."""
@@ -261,7 +284,8 @@ class Hand:
         if verdict.verdict is Verdict.ACCEPTED:
             self.inputs.append(Input(seat, message))
             self._apply(seat, message)
-            self._run_auto()
+            if self._auto:
+                self._run_auto()
         elif verdict.verdict is Verdict.REJECTED:
             self.events.append(Event("reject", seat, detail=verdict.reason))
         return verdict
@@ -283,11 +307,15 @@ class Hand:
         for seat in range(SEATS):
             for t in self.hands[seat]:
                 counts[t] += 1
-            for m in self.melds[seat]:
-                for t in m.tiles:
-                    counts[t] += 1
             for t in self.rivers[seat]:
                 counts[t] += 1
+            for m in self.melds[seat]:
+                if m.kind is MeldKind.CHOW:
+                    counts[m.tile] += 1
+                    counts[m.tile + 1] += 1
+                    counts[m.tile + 2] += 1
+                else:
+                    counts[m.tile] += m.kind.size
         if self.result is not None and self.result.win_tile is not None and \
                 self.result.kind is not WinKind.SELF_DRAWN:
             counts[self.result.win_tile] += 1
@@ -355,7 +383,7 @@ class Hand:
 
     def _apply(self, seat: int, m: FromAI) -> None:
         expect = self.waiting.pop(seat)
-        if expect in (Expect.CLAIM, Expect.ROB):
+        if expect is Expect.CLAIM or expect is Expect.ROB:
             window = self._window
             assert window is not None
             window.answers[seat] = m
@@ -389,10 +417,8 @@ class Hand:
         self.rivers[seat].append(tile)
         self._drawn = None
         self.events.append(Event("out", seat, tile))
-        shown = MOut(seat, tile)
-        for other in range(SEATS):
-            if other != seat:
-                self._outbox.append((other, shown))
+        shown = _MOUT[seat][tile]
+        self._outbox.extend((other, shown) for other in range(SEATS) if other != seat)
         self._open_window(seat, tile, rob=False)
 
     def _open_window(self, owner: int, tile: Tile, rob: bool) -> None:
@@ -401,7 +427,7 @@ class Hand:
         expect = Expect.ROB if rob else Expect.CLAIM
         for k in range(1, SEATS):
             self._prompt((owner + k) % SEATS, expect)
-        if not any(s in self.waiting for s in range(SEATS)):
+        if not self.waiting:
             self._resolve(window)
 
     def _resolve(self, window: _Window) -> None:
@@ -479,9 +505,9 @@ class Hand:
         self.hands[seat].append(tile)
         self._drawn = tile
         self.events.append(Event("pick", seat, tile))
-        others = MPick(seat)
-        for other in range(SEATS):
-            self._outbox.append((other, Pick(tile) if other == seat else others))
+        others = _MPICK[seat]
+        self._outbox.extend((other, _PICK[tile] if other == seat else others)
+                            for other in range(SEATS))
         self._prompt(seat, Expect.TURN)
 
     def _finish_win(self, winner: int, kind: WinKind, payer: int | None, tile: Tile,

@@ -1,0 +1,205 @@
+"""Engine throughput: in-process hands per second on one core.
+
+    .venv/bin/python bench/bench_engine.py [--hands 400] [--greedy-hands 100] [--repeat 3]
+    .venv/bin/python bench/bench_engine.py --profile     # cProfile, grouped by area
+
+Runs ``server.engine.simulate.simulate`` (the code behind ``server simulate``)
+with four random bots and with four greedy bots, and prints hands per second by
+the wall clock and by CPU time (best of ``--repeat`` runs: the CPU figure is the
+one to trust on a busy machine). Two more lines say where a random-bot hand's
+time goes:
+
+* the engine alone: the same driver (``play_hand``) with trivial bots that
+  discard what they draw and pass on everything, so no bot thinks at all;
+* a breakdown of random-bot hands, timing every call into the bots
+  (``receive``) and, inside it, every call the bots make into ``scoring``.
+
+The issue's target is 1,000 hands per second with random bots on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from protocol.messages import FromAI, MOut, Out, Pass, Pick, ToAI
+from server.engine.hand import SEATS, Hand
+from server.engine.rng import deal
+from server.engine.simulate import InProcessBot, play_hand, resolve_bot, simulate
+
+SEED = 2024
+
+
+@dataclass
+class Rate:
+    hands: int
+    wall: float
+    cpu: float
+
+    def __str__(self) -> str:
+        return (f"{self.hands / self.wall:8.1f} hands/s wall  {self.hands / self.cpu:8.1f} "
+                f"hands/s CPU  ({self.hands} hands, {1000 * self.cpu / self.hands:.2f} ms CPU "
+                "per hand)")
+
+
+def best_of(repeat: int, hands: int, run: Callable[[], object]) -> Rate:
+    best: Rate | None = None
+    for _ in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        run()
+        rate = Rate(hands, time.perf_counter() - wall, time.process_time() - cpu)
+        if best is None or rate.cpu < best.cpu:
+            best = rate
+    assert best is not None
+    return best
+
+
+class Trivial:
+    """Discards the tile it draws and passes on everything: the engine's floor."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.pass_ = Pass()
+
+    def receive(self, message: ToAI) -> FromAI | None:
+        if type(message) is Pick:
+            return Out(message.tile)
+        if type(message) is MOut:
+            return self.pass_
+        return None
+
+
+def engine_alone(hands: int) -> None:
+    for h in range(hands):
+        d = deal(SEED, h)
+        play_hand(Hand(d.wall, d.first), [Trivial() for _ in range(SEATS)])
+
+
+# --- where the time goes ---------------------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {"bots": 0.0, "scoring": 0.0}
+        self.calls: Counter[str] = Counter()
+
+    def wrap(self, label: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.seconds[label] += time.perf_counter() - start
+                self.calls[label] += 1
+        return timed
+
+
+class TimedBot:
+    def __init__(self, bot: InProcessBot, clock: Clock) -> None:
+        self._receive = clock.wrap("bots", bot.receive)
+
+    def receive(self, message: ToAI) -> FromAI | None:
+        reply: FromAI | None = self._receive(message)
+        return reply
+
+
+def breakdown(spec: str, hands: int) -> None:
+    """Time random-bot hands, split into bots (with scoring inside) and the rest."""
+    import sample_ai.framework
+    import sample_ai.greedy
+    import sample_ai.random_bot
+
+    clock = Clock()
+    patched: list[tuple[Any, str, object]] = []
+    for module in (sample_ai.framework, sample_ai.greedy, sample_ai.random_bot):
+        for name, value in list(vars(module).items()):
+            if callable(value) and str(getattr(value, "__module__", "")).startswith("scoring"):
+                patched.append((module, name, value))
+                setattr(module, name, clock.wrap("scoring", value))
+    factory = resolve_bot(spec)
+    try:
+        start = time.perf_counter()
+        for h in range(hands):
+            d = deal(SEED, h)
+            bots = [TimedBot(factory(h * SEATS + s), clock) for s in range(SEATS)]
+            play_hand(Hand(d.wall, d.first), bots)
+        total = time.perf_counter() - start
+    finally:
+        for module, name, value in patched:
+            setattr(module, name, value)
+    in_bots, scoring = clock.seconds["bots"], clock.seconds["scoring"]
+    rest = total - in_bots
+    per = 1000 / hands
+    print(f"  breakdown of {hands} {spec}-bot hands (timers add a little to each part):")
+    print(f"    total            {total * per:6.2f} ms per hand")
+    print(f"    engine + driver  {rest * per:6.2f} ms  ({100 * rest / total:4.1f}%)")
+    print(f"    bots' own code   {(in_bots - scoring) * per:6.2f} ms  "
+          f"({100 * (in_bots - scoring) / total:4.1f}%; {clock.calls['bots'] / hands:.0f} "
+          "messages per hand)")
+    print(f"    scoring (bots)   {scoring * per:6.2f} ms  ({100 * scoring / total:4.1f}%; "
+          f"{clock.calls['scoring'] / hands:.0f} calls per hand, "
+          f"{1e6 * scoring / max(1, clock.calls['scoring']):.1f} us each)")
+
+
+def profile(spec: str, hands: int) -> None:
+    """cProfile of ``simulate``, own time grouped by area (profiling inflates small calls)."""
+    prof = cProfile.Profile()
+    prof.enable()
+    simulate([spec] * SEATS, hands, SEED)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    areas: Counter[str] = Counter()
+    for (path, _, name), row in stats.stats.items():  # type: ignore[attr-defined]
+        own = row[2]
+        if "/server/engine/" in path:
+            areas["engine (server/engine)"] += own
+        elif "/sample_ai/" in path:
+            areas["bots (sample_ai)"] += own
+        elif "/scoring/" in path:
+            areas["scoring"] += own
+        elif "/protocol/" in path:
+            areas["protocol"] += own
+        elif path == "~":
+            areas[f"builtins ({name})"] += own
+        else:
+            areas[f"other ({Path(path).name})"] += own
+    total = sum(areas.values())
+    print(f"cProfile of {hands} {spec} hands, own time by area:")
+    for area, own in areas.most_common(12):
+        print(f"  {area:60} {own:7.2f} s {100 * own / total:5.1f}%")
+    stats.sort_stats("tottime").print_stats(15)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--hands", type=int, default=400, help="hands with random bots")
+    parser.add_argument("--greedy-hands", type=int, default=100, help="hands with greedy bots")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each; the best counts")
+    parser.add_argument("--profile", action="store_true", help="cProfile the random run")
+    args = parser.parse_args(argv)
+    if args.profile:
+        profile("random", args.hands)
+        return 0
+    print(f"Python {sys.version.split()[0]}, seed {SEED}, best of {args.repeat}")
+    for spec, hands in (("random", args.hands), ("greedy", args.greedy_hands)):
+        def run(spec: str = spec, hands: int = hands) -> None:
+            simulate([spec] * SEATS, hands, SEED)
+        print(f"4 x {spec:7} {best_of(args.repeat, hands, run)}")
+    rate = best_of(args.repeat, args.hands, lambda: engine_alone(args.hands))
+    print(f"4 x trivial {rate}  (the engine and driver alone)")
+    breakdown("random", args.hands)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
