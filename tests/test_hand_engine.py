@@ -615,9 +615,9 @@ def test_a_seat_faulted_during_a_claim_window_passes_at_once() -> None:
     say(hand, 3, "pass")
     assert hand.waiting == {1: Expect.TURN}
     # The fault is recorded, then the pass the engine made for the seat.
-    assert hand.inputs[-4:] == [
-        Input(2, None, "crash"), Input(2, parse_from_ai("pass"), "auto"),
-        Input(1, parse_from_ai("pass")), Input(3, parse_from_ai("pass")),
+    assert [item[:3] for item in hand.inputs[-4:]] == [
+        (2, None, "crash"), (2, parse_from_ai("pass"), "auto"),
+        (1, parse_from_ai("pass"), ""), (3, parse_from_ai("pass"), ""),
     ]
 
 

@@ -139,6 +139,7 @@ class Input(NamedTuple):
     seat: int
     message: FromAI | None  # None for a fault
     fault: str = ""
+    after: int = -1  # how many events the hand had when it was applied (for display)
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,7 +283,7 @@ class Hand:
         """Apply a seat's answer if it is legal now."""
         verdict = self.check(seat, message)
         if verdict.verdict is Verdict.ACCEPTED:
-            self.inputs.append(Input(seat, message))
+            self.inputs.append(Input(seat, message, "", len(self.events)))
             self._apply(seat, message)
             if self._auto:
                 self._run_auto()
@@ -295,7 +296,7 @@ class Hand:
         if seat in self.faulted or self.result is not None:
             return
         self.faulted[seat] = cause
-        self.inputs.append(Input(seat, None, cause))
+        self.inputs.append(Input(seat, None, cause, len(self.events)))
         self.events.append(Event("fault", seat, detail=cause))
         if seat in self.waiting:
             self._auto.append((seat, self._auto_answer(seat, self.waiting[seat])))
@@ -536,7 +537,7 @@ class Hand:
             seat, message = self._auto.popleft()
             if self.waiting.get(seat) is None:
                 continue
-            self.inputs.append(Input(seat, message, "auto"))
+            self.inputs.append(Input(seat, message, "auto", len(self.events)))
             self._apply(seat, message)
 
     def _send(self, seat: int, message: ToAI) -> None:

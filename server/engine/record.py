@@ -175,4 +175,6 @@ def input_json(item: Input) -> dict[str, Any]:
         out["line"] = format_line(item.message)
     if item.fault:
         out["fault"] = item.fault
+    if item.after >= 0:
+        out["after"] = item.after
     return out
