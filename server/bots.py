@@ -10,6 +10,7 @@ stream to read them from, so a socket can stand in for a process.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
@@ -58,9 +59,18 @@ def parse_command(spec: str) -> list[str]:
 
 
 class Peer(Protocol):
-    """One seat's connection: write lines to it, read bytes from it, end it."""
+    """One seat's connection: write lines to it, read bytes from it, end it.
+
+    ``send_nowait`` writes what the connection takes at once, without blocking
+    or yielding, and says how many bytes that was (0 is always a correct
+    answer); the table then ``send``s the rest under a deadline. Both raise
+    ``trio.BrokenResourceError`` or ``trio.ClosedResourceError`` when the far
+    end is gone.
+    """
 
     label: str
+
+    def send_nowait(self, data: bytes) -> int: ...
 
     async def send(self, data: bytes) -> None: ...
 
@@ -80,9 +90,33 @@ class ProcessPeer:
     exit_status: int | None = None
     _closed: bool = field(default=False, repr=False)
 
+    def send_nowait(self, data: bytes) -> int:
+        """One non-blocking write to the bot's stdin: the bytes the pipe took.
+
+        trio's ``send_all`` always yields to the scheduler before it writes. A
+        hand's few hundred short lines always fit in the pipe, so a plain write
+        saves that trip on almost every prompt (a third of the server's time
+        per message, measured), and the prompt's clock starts right after it.
+        """
+        stdin = self.process.stdin
+        if self._closed:
+            raise trio.ClosedResourceError("the bot was stopped")
+        if not isinstance(stdin, trio.lowlevel.FdStream):
+            return 0  # not a pipe we can write to directly: let send() do it all
+        try:
+            return os.write(stdin.fileno(), data)
+        except BlockingIOError:
+            return 0
+        except (BrokenPipeError, ConnectionResetError) as exc:
+            raise trio.BrokenResourceError(str(exc)) from None
+        except OSError as exc:  # EBADF: closed under us
+            raise trio.ClosedResourceError(str(exc)) from None
+
     async def send(self, data: bytes) -> None:
         assert self.process.stdin is not None
-        await self.process.stdin.send_all(data)
+        taken = self.send_nowait(data)
+        if taken < len(data):
+            await self.process.stdin.send_all(data[taken:])
 
     async def receive_some(self) -> bytes:
         assert self.process.stdout is not None
@@ -117,12 +151,10 @@ class ProcessPeer:
             return
         self._closed = True
         with trio.CancelScope(shield=True):
-            for stream in (self.process.stdin,):
-                if stream is not None:
-                    try:
-                        await stream.aclose()
-                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                        pass
+            if self.process.stdin is not None:
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError,
+                                         OSError):
+                    await self.process.stdin.aclose()
             _signal_group(self.process.pid, signal.SIGTERM)
             with trio.move_on_after(KILL_GRACE):
                 await self.process.wait()
@@ -135,10 +167,8 @@ class ProcessPeer:
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 async def start_bot(argv: list[str], label: str, stderr_path: Path | None,

@@ -45,7 +45,7 @@ class MatchConfig:
     seed: int
     groups: int = GROUPS
     log_root: Path | None = None  # <log-dir>/<match id>, when -d
-    options: TableOptions = TableOptions()
+    options: TableOptions = field(default_factory=TableOptions)
     on_fault: str = "autoplay"  # or "end"
 
 
@@ -59,6 +59,7 @@ class HandSummary:
     faults: list[tuple[int, str]]  # (player, cause)
     spawn_seconds: float
     aborted: bool = False
+    close_seconds: float = 0.0  # stopping the bots after the hand
 
 
 @dataclass(slots=True)
@@ -113,15 +114,19 @@ class _EndMatch(Exception):
 
 
 async def _spawn(config: MatchConfig, plan: HandPlan, folder: Path | None,
-                 nursery: trio.Nursery) -> list[ProcessPeer]:
-    peers: list[ProcessPeer] = []
+                 nursery: trio.Nursery, peers: list[ProcessPeer]) -> None:
+    """Start the four bots, adding each to ``peers`` as soon as it runs.
+
+    Each is added the moment it starts, so that the caller can stop the ones
+    already running when this is interrupted half-way (Ctrl-C, a bot that
+    cannot be started).
+    """
     for seat in range(SEATS):
         player = config.players[plan.seats[seat]]
         stderr = folder / f"seat{seat}.stderr" if folder else None
         peer = await start_bot(list(player.argv), f"seat{seat}", stderr)
         peers.append(peer)
         nursery.start_soon(peer.drain_stderr)
-    return peers
 
 
 async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles | None,
@@ -144,7 +149,7 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
 
     async with trio.open_nursery() as nursery:  # holds the stderr drains
         try:
-            peers = await _spawn(config, plan, folder, nursery)
+            await _spawn(config, plan, folder, nursery, peers)
             spawn_seconds = time.perf_counter() - start
             try:
                 outcome = await play_hand(engine, peers, config.options, hand_log,
@@ -156,10 +161,14 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
                 outcome = HandOutcome(engine)
                 outcome.faults[first.seat] = engine.faulted.get(first.seat, "fault")
         finally:
+            closing = time.perf_counter()
             with trio.CancelScope(shield=True):
-                for peer in peers:
-                    await peer.close()
+                async with trio.open_nursery() as closing_all:  # each waits out its grace
+                    for peer in peers:
+                        closing_all.start_soon(peer.close)
+            close_seconds = time.perf_counter() - closing
     summary = _summarise(config, plan, gid, outcome, spawn_seconds, aborted)
+    summary.close_seconds = close_seconds
     if files is not None and folder is not None:
         _write(files, folder, config, plan, d.first, summary)
     return summary
@@ -176,7 +185,7 @@ def _summarise(config: MatchConfig, plan: HandPlan, gid: str, outcome: HandOutco
         points[player] += by_seat[seat]
         fines[player] += outcome.fines[seat]
     faults = [(plan.seats[seat], cause) for seat, cause in sorted(outcome.faults.items())]
-    return HandSummary(plan, gid, outcome, points, fines, faults, spawn_seconds, aborted)
+    return HandSummary(plan, gid, outcome, points, fines, faults, spawn_seconds, aborted=aborted)
 
 
 def _result_name(summary: HandSummary) -> str:
@@ -259,10 +268,9 @@ async def run_match(config: MatchConfig,
     finally:
         if not result.completed and result.ended_by_fault is None:
             result.interrupted = True
-        if files is not None:
-            with trio.CancelScope(shield=True):
-                files.write_match(result.summary())
-                files.close([t.points for t in result.totals])
+        if files is not None:  # plain blocking writes: nothing here can be cancelled
+            files.write_match(result.summary())
+            files.close([t.points for t in result.totals])
 
 
 def win_kind_name(kind: WinKind | None) -> str:

@@ -5,12 +5,23 @@ seat has a reader task that frames its bytes into lines (``LineBuffer``) and
 stamps each with the trio clock the moment it is read; the hand's loop takes
 those stamped lines from one channel, with the earliest pending hard limit as
 its cancel scope. A prompt's clock starts when the prompt has been written
-(``send_all`` returned: pipes and sockets are unbuffered on our side) and stops
+(the write returned: pipes and sockets are unbuffered on our side) and stops
 at the stamp of the answer line, so our own processing never counts against a
-bot. Fines and faults follow SPEC section 6.
+bot. Fines and faults follow SPEC section 6. Lines are written with one plain
+non-blocking write (``Peer.send_nowait``) and only what does not fit goes
+through ``send`` under the hard limit: the common case costs no trip through
+trio's scheduler.
 
 A line that arrived before the seat's current prompt was written is stale (for
 example a duplicate answer) and is never taken as the answer to that prompt.
+"Before" is decided by a counter that the readers and the writer share, not by
+the clock: a line and a prompt can carry the same time stamp (a coarse clock, or
+trio's virtual clock in tests), but never the same place in that order.
+
+A line the readers stamped in time is never lost to a deadline the loop
+noticed late (after a slow write to another seat, say): lines already read are
+taken before the hard limit is enforced, and a line stamped past its seat's
+hard limit is a hard-limit fault whenever it is looked at.
 """
 
 from __future__ import annotations
@@ -28,7 +39,7 @@ from protocol.framing import FramingError, LineBuffer, encode_line
 from protocol.messages import Join, MalformedLine, MHu, format_line, parse_from_ai
 from scoring.settlement import WinKind
 from server.bots import Peer
-from server.engine.hand import SEATS, TIME_LIMIT_MS, Hand, Verdict
+from server.engine.hand import SEATS, TIME_LIMIT_MS, Expect, Hand, Verdict
 
 MAX_UNSOLICITED = 1000  # stray lines a seat may send in one hand before it is faulted
 MAX_TRANSCRIPT = 20_000  # lines kept per seat per hand
@@ -49,10 +60,16 @@ class TableOptions:
 
 
 def fine_for(elapsed_ms: float, limit_ms: int) -> int:
-    """1 point per 100 ms over the limit, rounded (SPEC section 6)."""
-    if elapsed_ms < limit_ms + 50:
+    """1 point per 100 ms over the limit, rounded (SPEC section 6).
+
+    The time is first rounded to the microsecond, as it is logged, so that a
+    difference of two clock readings such as 1049.9999999999998 ms counts as
+    the 1050 ms it is, and the fine can be recomputed from the logged time.
+    """
+    elapsed = round(elapsed_ms, 3)
+    if elapsed < limit_ms + 50:
         return 0
-    return math.floor((elapsed_ms - limit_ms + 50) / 100)
+    return math.floor((elapsed - limit_ms + 50) / 100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +90,38 @@ class HandOutcome:
     server_latency: list[float] = field(default_factory=list)  # seconds, answer read -> prompt
     unsolicited: list[int] = field(default_factory=lambda: [0] * SEATS)
     started_at: float = 0.0
+    joined_at: float = 0.0  # every bot joined (or was faulted): the deal is written next
     ended_at: float = 0.0
 
 
-Stamped = tuple[int, str | FramingError | Eof, float]
+class Stamp:
+    """A time and a place in the order of reads and writes at one table."""
+
+    __slots__ = ("at", "seq")
+
+    def __init__(self, at: float, seq: int) -> None:
+        self.at = at  # trio.current_time() when read (or written)
+        self.seq = seq
 
 
-async def _reader(seat: int, peer: Peer, channel: trio.MemorySendChannel[Stamped]) -> None:
+class _Order:
+    """The table's shared counter of reads and writes."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last = 0
+
+    def stamp(self) -> Stamp:
+        self.last += 1
+        return Stamp(trio.current_time(), self.last)
+
+
+Stamped = tuple[int, str | FramingError | Eof, Stamp]
+
+
+async def _reader(seat: int, peer: Peer, channel: trio.MemorySendChannel[Stamped],
+                  order: _Order) -> None:
     buffer = LineBuffer()
     async with channel:
         while True:
@@ -87,14 +129,14 @@ async def _reader(seat: int, peer: Peer, channel: trio.MemorySendChannel[Stamped
                 data = await peer.receive_some()
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 data = b""
-            now = trio.current_time()
+            stamp = order.stamp()
             if not data:
                 for item in buffer.close():
-                    await channel.send((seat, item, now))
-                await channel.send((seat, EOF, now))
+                    await channel.send((seat, item, stamp))
+                await channel.send((seat, EOF, stamp))
                 return
             for item in buffer.feed(data):
-                await channel.send((seat, item, now))
+                await channel.send((seat, item, stamp))
 
 
 class _Table:
@@ -106,7 +148,8 @@ class _Table:
         self.log = log
         self.on_fault = on_fault
         self.out = HandOutcome(engine)
-        self.prompt_at: list[float | None] = [None] * SEATS
+        self.order = _Order()
+        self.prompt_at: list[Stamp | None] = [None] * SEATS
         self.joined = [False] * SEATS
         self._answer_read: float | None = None
 
@@ -134,34 +177,53 @@ class _Table:
             self.log.info("fine", seat=seat, ms=round(elapsed_ms, 1), limit=limit_ms, points=fine)
 
     async def flush(self) -> None:
-        """Write every queued line; start the clock of each new prompt."""
-        by_seat: list[list[str]] = [[] for _ in range(SEATS)]
-        for seat, message in self.engine.drain():
-            if seat not in self.out.faults:
-                by_seat[seat].append(format_line(message))
-        for seat, lines in enumerate(by_seat):
-            if not lines or seat in self.out.faults:
-                continue
-            data = b"".join(encode_line(text) for text in lines)
-            sent = False
-            with trio.move_on_after(self.options.hard_limit):
-                try:
-                    await self.peers[seat].send(data)
-                    sent = True
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    pass
-            now = trio.current_time()
-            for text in lines:
-                self._note(seat, ">", text, now)
-                self.log.debug("send", seat=seat, line=text)
-            if not sent:
+        """Write every queued line; start the clock of each new prompt.
+
+        A seat that cannot be written to is faulted only once the whole batch is
+        out, so that ``engine.waiting`` still describes the batch being written;
+        its autoplay may queue more lines, written by the next round of the loop.
+        """
+        while batch := self.engine.drain():
+            by_seat: list[list[str]] = [[] for _ in range(SEATS)]
+            for seat, message in batch:
+                if seat not in self.out.faults:
+                    by_seat[seat].append(format_line(message))
+            waiting = self.engine.waiting
+            # Prompts first: a bot starts thinking before the others hear the news.
+            order = sorted(range(SEATS), key=lambda s: s not in waiting)
+            failed: list[int] = []
+            for seat in order:
+                lines = by_seat[seat]
+                if lines and not await self._write(seat, lines):
+                    failed.append(seat)
+            for seat in failed:
                 self.fault(seat, "closed-input")
-                continue
-            if seat in self.engine.waiting and self.prompt_at[seat] is None:
-                self.prompt_at[seat] = now
-                if self._answer_read is not None:
-                    self.out.server_latency.append(now - self._answer_read)
-                    self._answer_read = None
+
+    async def _write(self, seat: int, lines: list[str]) -> bool:
+        """Write one seat's lines; start its clock if it is now prompted."""
+        data = b"".join(encode_line(text) for text in lines)
+        peer = self.peers[seat]
+        sent = False
+        try:
+            taken = peer.send_nowait(data)  # almost always all of it
+            if taken == len(data):
+                sent = True
+            else:
+                with trio.move_on_after(self.options.hard_limit):
+                    await peer.send(data[taken:])
+                    sent = True
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass
+        written = self.order.stamp()
+        for text in lines:
+            self._note(seat, ">", text, written.at)
+            self.log.debug("send", seat=seat, line=text)
+        if sent and seat in self.engine.waiting and self.prompt_at[seat] is None:
+            self.prompt_at[seat] = written
+            if self._answer_read is not None:
+                self.out.server_latency.append(written.at - self._answer_read)
+                self._answer_read = None
+        return sent
 
     # --- phases ---------------------------------------------------------------------
 
@@ -169,8 +231,8 @@ class _Table:
         deadline = trio.current_time() + self.options.join_limit
         while not all(self.joined[s] or s in self.out.faults for s in range(SEATS)):
             with trio.move_on_at(deadline):
-                seat, item, at = await lines.receive()
-                self._on_join_line(seat, item, at)
+                seat, item, stamp = await lines.receive()
+                self._on_join_line(seat, item, stamp.at)
                 continue
             for seat in range(SEATS):
                 if not self.joined[seat]:
@@ -215,21 +277,28 @@ class _Table:
             pending = [(self.prompt_at[s], s) for s in engine.waiting]
             if any(at is None for at, _ in pending):
                 raise RuntimeError(f"prompt without a clock: {pending}")
-            deadline = min(at for at, _ in pending if at is not None) + self.options.hard_limit
-            with trio.move_on_at(deadline) as scope:
-                seat, item, at = await lines.receive()
-            if scope.cancelled_caught:
-                self._expire(trio.current_time())
-                continue
-            self._on_line(seat, item, at)
+            deadline = min(p.at for p, _ in pending if p is not None) + self.options.hard_limit
+            try:
+                # Lines already read come first, even past a deadline: they were in time
+                # if their stamps say so (receive() would check the deadline first).
+                seat, item, stamp = lines.receive_nowait()
+            except trio.WouldBlock:
+                with trio.move_on_at(deadline) as scope:
+                    seat, item, stamp = await lines.receive()
+                if scope.cancelled_caught:
+                    self._expire(trio.current_time())
+                    continue
+            self._on_line(seat, item, stamp)
 
     def _expire(self, now: float) -> None:
-        hard_ms = self.options.hard_limit * 1000
         for seat, expect in sorted(self.engine.waiting.items()):
             at = self.prompt_at[seat]
-            if at is not None and at + self.options.hard_limit <= now:
-                self._fine(seat, hard_ms, TIME_LIMIT_MS[expect])
-                self.fault(seat, "hard-limit")
+            if at is not None and at.at + self.options.hard_limit <= now:
+                self._hard_limit(seat, expect)
+
+    def _hard_limit(self, seat: int, expect: Expect) -> None:
+        self._fine(seat, self.options.hard_limit * 1000, TIME_LIMIT_MS[expect])
+        self.fault(seat, "hard-limit")
 
     def _unsolicited(self, seat: int, text: str) -> None:
         self.out.unsolicited[seat] += 1
@@ -237,7 +306,8 @@ class _Table:
         if self.out.unsolicited[seat] > MAX_UNSOLICITED:
             self.fault(seat, "flood")
 
-    def _on_line(self, seat: int, item: str | FramingError | Eof, at: float) -> None:
+    def _on_line(self, seat: int, item: str | FramingError | Eof, stamp: Stamp) -> None:
+        at = stamp.at
         if seat in self.out.faults:
             return
         if item is EOF:
@@ -255,12 +325,15 @@ class _Table:
         except MalformedLine as exc:
             self.fault(seat, f"malformed: {exc.reason}")
             return
-        prompt_at = self.prompt_at[seat]
+        prompt = self.prompt_at[seat]
         expect = self.engine.waiting.get(seat)
-        if expect is None or prompt_at is None or at < prompt_at:
+        if expect is None or prompt is None or stamp.seq < prompt.seq:
             self._unsolicited(seat, item)
             return
-        elapsed_ms = (at - prompt_at) * 1000
+        elapsed_ms = (at - prompt.at) * 1000
+        if at > prompt.at + self.options.hard_limit:
+            self._hard_limit(seat, expect)  # read late, seen later still
+            return
         self.out.answer_ms[seat].append(elapsed_ms)
         self._fine(seat, elapsed_ms, TIME_LIMIT_MS[expect])
         verdict = self.engine.answer(seat, message)
@@ -310,8 +383,9 @@ async def play_hand(engine: Hand, peers: Sequence[Peer], options: TableOptions,
         send, receive = trio.open_memory_channel[Stamped](64)
         async with send:
             for seat, peer in enumerate(peers):
-                nursery.start_soon(_reader, seat, peer, send.clone())
+                nursery.start_soon(_reader, seat, peer, send.clone(), table.order)
         await table.join(receive)
+        table.out.joined_at = trio.current_time()
         await table.play(receive)
         if options.announce:
             await table.announce()

@@ -1,0 +1,442 @@
+"""The match server end to end: real bot processes, real pipes, real time.
+
+The bots are the tiny programs in ``tests/bots`` (one behaviour each) and the
+sample AIs. Some tests run the ``server`` command as a subprocess, as a person
+would; those that need a chosen hand or a short real deadline call
+``play_match_hand`` in-process, which starts, plays and kills real processes
+just the same. Deadlines are real here, so timing assertions allow hundreds of
+milliseconds of slack, and fines are checked against the times the server
+recorded rather than against the bots' nominal delays.
+
+After every test, no process started for it may be left running (the
+``no_leftover_bots`` fixture).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import structlog
+
+from server.engine.rng import HandPlan, match_plan
+from server.logs import MatchFiles
+from server.match import HandSummary, MatchConfig, Player, play_match_hand
+from server.table import TableOptions, fine_for
+
+ROOT = Path(__file__).resolve().parents[1]
+BOTS = "tests/bots"
+DRAWBOT = f"{BOTS}/drawbot.py"
+GREEDY = "sample_ai/greedy.py"
+RANDOM = "sample_ai/random_bot.py"
+TAG = "MATCH_E2E_TEST_TAG"
+DEFAULT_OPTIONS = TableOptions()
+
+
+# --- no process is left behind ---------------------------------------------------------
+
+
+def _bot_processes() -> dict[int, tuple[str, str]]:
+    """Live processes running a test bot or a sample AI: pid -> (cmdline, environ)."""
+    found: dict[int, tuple[str, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if "tests/bots" not in cmdline and "sample_ai" not in cmdline:
+                continue
+            environ = (entry / "environ").read_bytes().decode(errors="replace")
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        found[int(entry.name)] = (cmdline, environ)
+    return found
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_bots(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Fail the test if a bot it started (directly or through the server) survives it.
+
+    Every process the test starts inherits a unique tag in its environment, so
+    bots of other sessions running on the same machine are not mistaken for
+    ours. The venv's ``bin`` goes first on PATH so that the bots' ``#!/usr/bin/env
+    python3`` finds a plain interpreter rather than a slower shim.
+    """
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv(TAG, tag)
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    before = set(_bot_processes())
+    yield tag
+    leftovers = {pid: cmd for pid, (cmd, env) in _bot_processes().items()
+                 if pid not in before and f"{TAG}={tag}" in env}
+    for pid in leftovers:  # a bot leads its own process group; a server does not
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert not leftovers, f"bot processes left running: {leftovers}"
+
+
+def our_bots(tag: str) -> list[int]:
+    return [pid for pid, (_, env) in _bot_processes().items() if f"{TAG}={tag}" in env]
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def server_argv(*args: str) -> list[str]:
+    return [sys.executable, "-c", "from server.cli import main; main()", *args]
+
+
+def run_server(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(server_argv(*args), cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "COLUMNS": "200"})
+
+
+def match_dir(log_dir: Path) -> Path:
+    (folder,) = [p for p in log_dir.iterdir() if p.is_dir()]
+    return folder
+
+
+def read_sheet(folder: Path) -> list[list[str]]:
+    with (folder / "scoresheet.csv").open(newline="") as f:
+        return list(csv.reader(f))
+
+
+def hand_records(hand_dir: Path) -> dict[str, Any]:
+    """events.jsonl of one hand: the header, events, inputs and result."""
+    records: dict[str, Any] = {"event": [], "input": []}
+    for line in (hand_dir / "events.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        kind = record.pop("type")
+        if kind in ("event", "input"):
+            records[kind].append(record)
+        else:
+            records[kind] = record
+    return records
+
+
+def hand_dirs(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_dir())
+
+
+async def play_hands(players: Sequence[str], seed: int, numbers: Sequence[int], root: Path,
+                     options: TableOptions = DEFAULT_OPTIONS) -> list[HandSummary]:
+    """Play chosen hands of a match in-process, with real bot processes.
+
+    ``players`` are AI arguments as on the command line, relative to the repository.
+    """
+    argvs = [(str(ROOT / p.split()[0]), *p.split()[1:]) for p in players]
+    cfg = MatchConfig(tuple(Player(p, argv) for p, argv in zip(players, argvs, strict=True)),
+                      seed, 1, root, options)
+    plans: dict[int, HandPlan] = {p.number: p for p in match_plan(seed, 1)}
+    files = MatchFiles(root)
+    summaries = [await play_match_hand(cfg, plans[n], files, structlog.get_logger())
+                 for n in numbers]
+    files.close([0, 0, 0, 0])
+    return summaries
+
+
+def answer_limits(transcript: Path) -> list[int]:
+    """The time limit (ms) of each answer a seat gave, from its transcript.
+
+    An answer answers the last prompt written before it: ``pick`` (1000 ms),
+    ``mout`` or ``mjgang`` (500 ms). (Enough for bots that never claim.)
+    """
+    limits: list[int] = []
+    limit = 0
+    for line in transcript.read_text().splitlines():
+        _, direction, keyword, *_ = line.split()
+        if direction == ">":
+            limit = {"pick": 1000, "mout": 500, "mjgang": 500}.get(keyword, limit)
+        elif keyword != "join":
+            limits.append(limit)
+    return limits
+
+
+def assert_autoplayed_after_fault(records: dict[str, Any], seat: int) -> None:
+    """After its fault, the seat discarded each tile it drew, by the server's hand."""
+    events = records["event"]
+    fault_at = next(i for i, e in enumerate(events) if e["kind"] == "fault" and e["seat"] == seat)
+    picks = [i for i, e in enumerate(events)
+             if i > fault_at and e["kind"] == "pick" and e["seat"] == seat]
+    assert len(picks) > 10
+    for i in picks:
+        assert events[i + 1] == {"kind": "out", "seat": seat, "tile": events[i]["tile"]}
+    auto = [i for i in records["input"] if i["seat"] == seat and i.get("fault") == "auto"]
+    assert sum(1 for i in auto if i["line"].startswith("out ")) >= len(picks)
+
+
+@pytest.fixture(autouse=True)
+def _quiet_logs() -> Iterator[None]:
+    import logging
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    yield
+    structlog.reset_defaults()
+
+
+# --- every way a hand can end ----------------------------------------------------------------
+
+# Found by playing the sample AIs in-process (``server.engine.simulate.play_hand``)
+# over the first hands of many match seeds: (match seed, hand number) for each ending.
+# The sample AIs are deterministic only given ``--seed``.
+SEEDED = [f"{GREEDY} --seed 7", f"{GREEDY} --seed 7", f"{RANDOM} --seed 7",
+          f"{RANDOM} --seed 7"]
+ENDINGS = [
+    ("draw", [DRAWBOT] * 4, 3, 0),
+    ("ron", SEEDED, 0, 0),
+    ("tsumo", SEEDED, 0, 1),
+    ("qgang", SEEDED, 280, 2),
+]
+
+
+@pytest.mark.parametrize(("ending", "players", "seed", "number"), ENDINGS,
+                         ids=[e[0] for e in ENDINGS])
+async def test_hand_completes_with_each_kind_of_ending(
+        tmp_path: Path, ending: str, players: list[str], seed: int, number: int) -> None:
+    (summary,) = await play_hands(players, seed, [number], tmp_path)
+    result = summary.outcome.engine.result
+    assert result is not None
+    assert summary.faults == []
+    assert (result.kind.value if result.kind else "draw") == ending
+    assert sum(summary.points) == 0
+    assert summary.fines == [0, 0, 0, 0]
+    (hand_dir,) = hand_dirs(tmp_path)
+    records = hand_records(hand_dir)
+    assert records["result"]["result"] == ending
+    log_tail = (hand_dir / "game.log").read_text().splitlines()[-1]
+    if ending == "draw":
+        assert log_tail == "draw"
+    else:
+        assert log_tail.startswith("score ")
+    (row,) = read_sheet(tmp_path)[1:-1]
+    assert row[7] == ending
+
+
+# --- time: fines and the hard limit ----------------------------------------------------------
+
+
+async def test_slow_bot_is_fined_exactly_per_spec(tmp_path: Path) -> None:
+    """1.2 s before a discard is 2 points (floor((1200 - 1000 + 50) / 100)), each time."""
+    turns = 3
+    slow = f"{BOTS}/slow.py --delay 1.2 --turns {turns}"
+    (summary,) = await play_hands([slow, DRAWBOT, DRAWBOT, DRAWBOT], 3, [0], tmp_path)
+    seat = summary.plan.seats.index(0)
+    (hand_dir,) = hand_dirs(tmp_path)
+    answer_ms = hand_records(hand_dir)["result"]["answer_ms"][seat]
+    limits = answer_limits(hand_dir / f"seat{seat}.transcript")
+    assert len(limits) == len(answer_ms) > 20
+    slow_turns = [ms for ms, limit in zip(answer_ms, limits, strict=True) if limit == 1000][:turns]
+    assert all(1200 <= ms < 1200 + 400 for ms in slow_turns)  # the sleep, plus slack
+    # The fine is the formula applied to each answer's recorded time, summed.
+    expected = sum(fine_for(ms, limit) for ms, limit in zip(answer_ms, limits, strict=True))
+    sheet = read_sheet(tmp_path)
+    assert int(sheet[1][sheet[0].index("Fines0")]) == summary.fines[0] == expected
+    if max(answer_ms) < 1250:  # as it is, unless the machine is badly overloaded
+        assert expected == 2 * turns
+    assert summary.points[0] == -expected  # a draw: fines are the only points
+    assert summary.faults == []
+
+
+async def test_silent_bot_is_faulted_at_the_hard_limit_and_the_hand_goes_on(
+        tmp_path: Path) -> None:
+    options = TableOptions(hard_limit=1.5)
+    began = time.monotonic()
+    summaries = await play_hands([DRAWBOT, f"{BOTS}/silent.py", DRAWBOT, DRAWBOT], 3, [0, 1],
+                                 tmp_path, options)
+    assert time.monotonic() - began >= 2 * 1.5
+    for summary, hand_dir in zip(summaries, hand_dirs(tmp_path), strict=True):
+        seat = summary.plan.seats.index(1)
+        records = hand_records(hand_dir)
+        assert summary.faults == [(1, "hard-limit")]
+        # Fined for the time up to the hard limit, against its first prompt's limit.
+        own_turn = records["hand"]["first"] == seat
+        assert summary.fines[1] == fine_for(1500, 1000 if own_turn else 500) == \
+            (5 if own_turn else 10)
+        # It answered nothing; the server played its seat to the end of the wall.
+        assert records["result"]["answer_ms"][seat] == []
+        assert records["result"]["result"] == "draw"
+        assert [e["seat"] for e in records["event"] if e["kind"] == "fault"] == [seat]
+        assert_autoplayed_after_fault(records, seat)
+        # The prompt it ignored was its last line: it was killed at the limit.
+        transcript = (hand_dir / f"seat{seat}.transcript").read_text().splitlines()
+        assert transcript[-1].split()[1] == ">"
+
+
+# --- faults, autoplay and fresh processes -----------------------------------------------------
+
+
+def test_faulty_bots_are_faulted_autoplayed_and_restarted_every_hand(tmp_path: Path) -> None:
+    proc = run_server(DRAWBOT, f"{BOTS}/crash_mid_hand.py", f"{BOTS}/garbage.py",
+                      f"{BOTS}/illegal_discard.py", "-d", "--seed", "5", "--groups", "1",
+                      "--log-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    folder = match_dir(tmp_path)
+    sheet = read_sheet(folder)
+    assert len(sheet) == 1 + 16 + 1
+    causes = {1: "closed-output", 2: "malformed: unknown keyword 'hello,'", 3: "illegal: out "}
+    for row, hand_dir in zip(sheet[1:-1], hand_dirs(folder), strict=True):
+        assert sorted(row[-1].split(";")) == ["1:closed-output", "2:malformed", "3:illegal"]
+        assert row[7] == "draw" and row[2:6] == ["0", "0", "0", "0"]
+        records = hand_records(hand_dir)
+        seats = [s["player"] for s in records["hand"]["seats"]]
+        faults = {seats[int(seat)]: cause for seat, cause in records["result"]["faults"].items()}
+        assert faults.keys() == causes.keys()
+        for player, cause in causes.items():
+            assert faults[player].startswith(cause)
+            assert_autoplayed_after_fault(records, seats.index(player))
+        # Fresh processes: the crashing bot counted its prompts from 1 again in this hand,
+        # and the garbage bot spoiled its first prompt again.
+        crash_seat = seats.index(1)
+        stderr = (hand_dir / f"seat{crash_seat}.stderr").read_text()
+        assert stderr.startswith("crashing on prompt 3:")
+        answers = [line for line in (hand_dir / f"seat{seats.index(2)}.transcript")
+                   .read_text().splitlines() if line.split()[1] == "<"]
+        assert answers[1].endswith("hello, I am not a Mahjong message")  # after join
+    assert "player 1 (tests/bots/crash_mid_hand.py) faulted: closed-output" in proc.stderr
+
+
+def test_on_fault_end_ends_the_match_with_the_faulty_player_last(tmp_path: Path) -> None:
+    proc = run_server(f"{BOTS}/crash_mid_hand.py", DRAWBOT, DRAWBOT, DRAWBOT, "-d",
+                      "--seed", "5", "--on-fault", "end", "--log-dir", str(tmp_path))
+    assert proc.returncode == 1, proc.stderr
+    folder = match_dir(tmp_path)
+    summary = json.loads((folder / "match.json").read_text())
+    assert summary["completed"] is False and summary["interrupted"] is False
+    assert summary["ended_by_fault"] == 0
+    assert summary["ranking"][-1] == 0
+    assert summary["hands_played"] == 0
+    sheet = read_sheet(folder)
+    assert [row[7] for row in sheet[1:-1]] == ["aborted"]
+    assert sheet[1][-1] == "0:closed-output"
+    assert sheet[-1] == ["Total", "", "0", "0", "0", "0"]
+    table_rows = [line for line in proc.stdout.splitlines() if "P0" in line]
+    assert len(table_rows) == 1 and "ended the match" in table_rows[0]
+    assert table_rows[0].split()[1] == "4"  # ranked last
+    assert "NOT completed" in proc.stdout
+
+
+# --- the sample AIs, and reproducibility ---------------------------------------------------------
+
+
+def test_sample_match_completes_and_replays_the_same_deals(tmp_path: Path) -> None:
+    """The acceptance command, run twice at once with the same seed."""
+    args = [GREEDY, GREEDY, RANDOM, RANDOM, "-d", "--seed", "1", "--groups", "1"]
+    env = {**os.environ, "COLUMNS": "200"}
+    runs = [subprocess.Popen(server_argv(*args, "--log-dir", str(tmp_path / str(i))), cwd=ROOT,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for i in range(2)]
+    outputs = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    folders = [match_dir(tmp_path / str(i)) for i in range(2)]
+    sheets = [read_sheet(folder) for folder in folders]
+    for sheet in sheets:
+        assert len(sheet) == 1 + 16 + 1
+        header, rows, total = sheet[0], sheet[1:-1], sheet[-1]
+        points = [header.index(f"Player{p}") for p in range(4)]
+        fines = [header.index(f"Fines{p}") for p in range(4)]
+        for row in rows:
+            # Zero-sum apart from fines (which are paid to nobody).
+            assert sum(int(row[i]) for i in points) + sum(int(row[i]) for i in fines) == 0
+            assert row[-1] == ""  # no faults
+        assert total[:2] == ["Total", ""]
+        assert [int(x) for x in total[2:6]] == [sum(int(r[i]) for r in rows) for i in points]
+    # Same seed: the same hands, deals and first actors, in the same order.
+    hands = [[hand_records(d)["hand"] for d in hand_dirs(folder)] for folder in folders]
+    assert [(h["game_id"], h["wall"], h["first"], h["seats"]) for h in hands[0]] == \
+        [(h["game_id"], h["wall"], h["first"], h["seats"]) for h in hands[1]]
+    assert [[*r[:2], r[6]] for r in sheets[0][1:-1]] == [[*r[:2], r[6]] for r in sheets[1][1:-1]]
+    # The results themselves may differ: the sample AIs break ties at random, and
+    # without --seed they seed from the system. See the next test.
+
+
+async def test_seeded_sample_ais_give_the_same_scoresheet_twice(tmp_path: Path) -> None:
+    results = []
+    for run in ("a", "b"):
+        await play_hands(SEEDED, 1, range(4), tmp_path / run)
+        results.append(read_sheet(tmp_path / run))
+    assert results[0] == results[1]
+    assert len(results[0]) == 1 + 4 + 1
+
+
+# --- the command line --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("ais", "message"), [
+    (["tests/bots/no_such_bot.py", DRAWBOT, DRAWBOT, DRAWBOT],
+     "tests/bots/no_such_bot.py does not exist"),
+    (["{not_executable}", DRAWBOT, DRAWBOT, DRAWBOT], "is not executable"),
+    ([DRAWBOT, DRAWBOT, DRAWBOT], "need exactly 4 AIs, got 3"),
+    ([DRAWBOT] * 5, "need exactly 4 AIs, got 5"),
+    (["no-such-program-anywhere", DRAWBOT, DRAWBOT, DRAWBOT], "no program"),
+])
+def test_bad_ai_argument_exits_2_before_anything_starts(
+        tmp_path: Path, ais: list[str], message: str) -> None:
+    not_executable = tmp_path / "bot.py"
+    not_executable.write_text("print('join')\n")
+    marker = tmp_path / "started"
+    # A good AI that leaves a mark if it is ever started.
+    canary = f"sh -c 'touch {marker}; exec {DRAWBOT}'"
+    ais = [a.format(not_executable=not_executable) for a in ais]
+    ais = [*ais[:-1], canary]
+    logs = tmp_path / "logs"
+    proc = run_server(*ais, "-d", "--seed", "1", "--log-dir", str(logs), timeout=30)
+    assert proc.returncode == 2
+    assert "error" in proc.stderr and message in " ".join(proc.stderr.split())
+    assert not logs.exists()
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(("signum", "status", "word"), [
+    (signal.SIGINT, 130, "interrupted"),  # Ctrl-C
+    (signal.SIGTERM, 143, "terminated"),
+], ids=["SIGINT", "SIGTERM"])
+def test_ctrl_c_stops_the_match_and_keeps_the_finished_hands(
+        tmp_path: Path, no_leftover_bots: str, signum: int, status: int, word: str) -> None:
+    # One bot takes 50 ms a turn, so that a hand lasts about a second: SIGINT lands mid-hand.
+    slow = f"{BOTS}/slow.py --delay 0.05"
+    proc = subprocess.Popen(server_argv(slow, DRAWBOT, DRAWBOT, DRAWBOT, "-d", "--seed", "2",
+                                        "--groups", "1", "--log-dir", str(tmp_path)),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            sheets = list(tmp_path.glob("*/scoresheet.csv"))
+            if sheets and len(sheets[0].read_text().splitlines()) >= 3:  # header + 2 hands
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("no two hands finished in 60 s")
+        time.sleep(0.3)
+        assert our_bots(no_leftover_bots)  # a hand is being played
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == status, err
+    assert word in err and "every bot was stopped" in err
+    assert our_bots(no_leftover_bots) == []
+    folder = match_dir(tmp_path)
+    summary = json.loads((folder / "match.json").read_text())
+    assert summary["completed"] is False and summary["interrupted"] is True
+    sheet = read_sheet(folder)
+    rows = sheet[1:-1]
+    assert summary["hands_played"] == len(rows) >= 2
+    assert all(len(row) == len(sheet[0]) and row[7] == "draw" for row in rows)
+    assert sheet[-1][0] == "Total"
+    for hand_dir in hand_dirs(folder)[: len(rows)]:
+        assert hand_records(hand_dir)["result"]["result"] == "draw"
