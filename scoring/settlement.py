@@ -29,10 +29,7 @@ def settle(winner: int | None, kind: WinKind | None, fan_total: int,
     for seat in range(SEATS):
         if seat == winner:
             continue
-        if kind is WinKind.SELF_DRAWN or seat == payer:
-            pay = full
-        else:
-            pay = BASE
+        pay = full if kind is WinKind.SELF_DRAWN or seat == payer else BASE
         deltas[seat] -= pay
         deltas[winner] += pay
     if kind is not WinKind.SELF_DRAWN and (payer is None or payer == winner):

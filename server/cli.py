@@ -34,11 +34,15 @@ def _root() -> None:
 
 @app.command()
 def fans(
-    hand: Annotated[str | None, typer.Option(help='Concealed tiles before the win, e.g. "1M 2M 3M ..."')] = None,
-    melds: Annotated[str, typer.Option(help='Declared sets, e.g. "chi 3M, peng E, gang 5T, agang Z"')] = "",
+    hand: Annotated[str | None, typer.Option(
+        help='Concealed tiles before the win, e.g. "1M 2M 3M ..."')] = None,
+    melds: Annotated[str, typer.Option(
+        help='Declared sets, e.g. "chi 3M, peng E, gang 5T, agang Z"')] = "",
     win: Annotated[str | None, typer.Option(help="The winning tile, e.g. 6M")] = None,
-    self_drawn: Annotated[bool, typer.Option("--self-drawn", help="The win was self-drawn")] = False,
-    batch: Annotated[bool, typer.Option("--batch", help="Read JSON lines on stdin, write JSON lines")] = False,
+    self_drawn: Annotated[bool, typer.Option(
+        "--self-drawn", help="The win was self-drawn")] = False,
+    batch: Annotated[bool, typer.Option(
+        "--batch", help="Read JSON lines on stdin, write JSON lines")] = False,
 ) -> None:
     """Score a winning hand under the default ruleset's fan table."""
     from protocol.tiles import TileError, parse_tile, parse_tiles
@@ -76,10 +80,13 @@ def fans(
 
 @app.command()
 def simulate(
-    bots: Annotated[str, typer.Option(help="Four bots, comma-separated: random, greedy or module:Class")] = "random,random,greedy,greedy",
+    bots: Annotated[str, typer.Option(
+        help="Four bots, comma-separated: random, greedy or module:Class")
+    ] = "random,random,greedy,greedy",
     hands: Annotated[int, typer.Option(min=1, help="How many hands to play")] = 100,
     seed: Annotated[int, typer.Option(help="Seed for the deals")] = 0,
-    json_out: Annotated[bool, typer.Option("--json", help="Print one JSON line instead of a table")] = False,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON line instead of a table")] = False,
 ) -> None:
     """Play hands in-process with Python bot objects (no subprocesses) and summarise."""
     import json
@@ -97,7 +104,8 @@ def simulate(
     if json_out:
         print(json.dumps(summary.as_json()))
         return
-    table = Table(title=f"{hands} hands, seed {seed}: {summary.hands / summary.seconds:.0f} hands/s")
+    rate = summary.hands / summary.seconds if summary.seconds else 0.0
+    table = Table(title=f"{hands} hands, seed {seed}: {rate:.0f} hands/s")
     for col in ("player", "bot", "points", "points/hand", "wins", "illegal"):
         table.add_column(col, justify="left" if col in ("player", "bot") else "right")
     for i, p in enumerate(summary.players):
@@ -284,10 +292,10 @@ def thupc(
 def main() -> None:
     """Entry point: route ``server AI1 ...`` to the match command."""
     args = sys.argv[1:]
-    names = {c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands}
-    if args and args[0] not in names and args[0] not in ("--help", "-h"):
-        if "match" in names:
-            sys.argv.insert(1, "match")
+    names = {c.name or (c.callback.__name__ if c.callback else "")
+             for c in app.registered_commands}
+    if args and args[0] not in names and args[0] not in ("--help", "-h", "--version"):
+        sys.argv.insert(1, "match")
     app(prog_name="server")
 
 

@@ -230,6 +230,7 @@ def _write(files: MatchFiles, folder: Path, config: MatchConfig, plan: HandPlan,
         "points_by_player": summary.points,
         "answer_ms": [[round(x, 3) for x in seat] for seat in summary.outcome.answer_ms],
         "unsolicited": summary.outcome.unsolicited,
+        "timings": [list(t) for t in summary.outcome.timings],
     }
     write_hand(folder, header, summary.outcome, ais, row.round, row.game, result_json)
     files.add_row(row)

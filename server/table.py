@@ -87,6 +87,8 @@ class HandOutcome:
     transcripts: list[list[TranscriptLine]] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
     answer_ms: list[list[float]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
+    # (seat, ms, limit ms) for every timed answer and hard limit, so fines can be re-checked
+    timings: list[tuple[int, float, int]] = field(default_factory=list)
     server_latency: list[float] = field(default_factory=list)  # seconds, answer read -> prompt
     unsolicited: list[int] = field(default_factory=lambda: [0] * SEATS)
     started_at: float = 0.0
@@ -171,6 +173,7 @@ class _Table:
         self.on_fault(seat)
 
     def _fine(self, seat: int, elapsed_ms: float, limit_ms: int) -> None:
+        self.out.timings.append((seat, round(elapsed_ms, 3), limit_ms))
         fine = fine_for(elapsed_ms, limit_ms)
         if fine:
             self.out.fines[seat] += fine
@@ -251,7 +254,7 @@ class _Table:
         assert isinstance(item, str)
         self._note(seat, "<", item, at)
         self.log.debug("recv", seat=seat, line=item)
-        if self.joined[seat]:
+        if self.joined[seat] or item == "":  # a blank line is chatter, not a message
             self._unsolicited(seat, item)
             return
         try:
@@ -320,6 +323,9 @@ class _Table:
         assert isinstance(item, str)
         self._note(seat, "<", item, at)
         self.log.debug("recv", seat=seat, line=item)
+        if item == "":  # a blank line is chatter, not a message
+            self._unsolicited(seat, item)
+            return
         try:
             message = parse_from_ai(item)
         except MalformedLine as exc:

@@ -86,7 +86,8 @@ def verify_hand(folder: Path, report: Report) -> dict[str, Any] | None:
         wall = [parse_tile(code) for code in header["wall"]]
         first = int(header["first"])
         inputs = _inputs(rows, events_path)
-    except (OSError, ValueError, KeyError, StopIteration, TileError) as exc:
+        result_row = {**result_row, "_players": [int(x["player"]) for x in header["seats"]]}
+    except (OSError, ValueError, KeyError, StopIteration, TileError, TypeError) as exc:
         report.problems.append(f"{where}: cannot read events.jsonl ({exc or 'incomplete'})")
         return None
     try:
@@ -188,6 +189,12 @@ def verify_match(root: Path, report: Report) -> None:
         if sum(points) + sum(result.get("fines", [])) != 0:
             report.problems.append(f"{sheet}:{number}: points do not sum to zero "
                                    "apart from fines")
+        fines = [0, 0, 0, 0]
+        for seat, player in enumerate(result.get("_players", [])):
+            fines[player] += int(result.get("fines", [0] * 4)[seat])
+        if row[11:15] != [str(f) for f in fines]:
+            report.problems.append(f"{sheet}:{number}: fines {row[11:15]} but hand {name} "
+                                   f"says {fines}")
     if len(body) != len(hands):
         report.problems.append(f"{sheet}: {len(body)} rows for {len(hands)} hand folders")
     total_row = next((i for i, r in enumerate(rows, start=1) if r and r[0] == "Total"), None)

@@ -174,3 +174,16 @@ def test_replaying_a_hand_to_another_bot_shows_where_it_differs(match_dir: Path)
 def test_report_refuses_a_folder_that_is_not_a_match(tmp_path: Path) -> None:
     run = server("report", str(tmp_path), "--html", str(tmp_path / "r.html"))
     assert run.returncode == 2 and "not a match folder" in run.stderr
+
+
+def test_verify_recomputes_fines_from_the_recorded_answer_times(copy_of: Path) -> None:
+    events = hands(copy_of)[4] / "events.jsonl"
+    rows = events.read_text().splitlines()
+    result = json.loads(rows[-1])
+    assert result["timings"], "every answer's time and limit is recorded"
+    result["timings"][0][1] = result["timings"][0][2] + 250.0  # 2 points late
+    rows[-1] = json.dumps(result)
+    events.write_text("\n".join(rows) + "\n")
+    run = server("verify", str(copy_of))
+    assert run.returncode == 1
+    assert "the recorded answer times give" in run.stdout

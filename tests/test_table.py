@@ -328,7 +328,6 @@ async def test_well_formed_unsolicited_line_is_ignored(
     (b"out 1Z\n", "malformed: unknown tile '1Z'"),
     (b"out\n", "malformed: out takes 1 argument(s), got 0"),
     (b"pick 1M\n", "malformed: 'pick' is a server message"),
-    (b"\n", "malformed: empty line"),
     (b"out 1M\xe9\n", "malformed: line is not ASCII"),
     (b"out 1M\x00\n", "malformed: line holds control byte"),
     (b"x" * 4097 + b"\n", "malformed: line longer than 4096 bytes"),
@@ -346,6 +345,14 @@ async def test_bad_line_faults_the_seat_with_its_cause(
     assert peers[seat].closed_at == outcome.started_at  # at once, in virtual time
     assert outcome.fines == [0, 0, 0, 0]
     assert_ran_to_a_draw(outcome)
+
+
+async def test_blank_line_before_an_answer_is_ignored_as_chatter(
+        autojump_clock: trio.testing.MockClock) -> None:
+    seat = (first_actor() + 1) % 4
+    outcome, _ = await play(with_seat(seat, FakeBot(claims={1: Act(data=b"\r\npass\n")})))
+    assert outcome.faults == {}
+    assert outcome.unsolicited[seat] == 1
 
 
 async def test_line_of_exactly_4096_bytes_is_accepted(
