@@ -58,36 +58,27 @@ _SuitParts = tuple[tuple[tuple[int, int], ...], int]
 
 @lru_cache(maxsize=1 << 16)
 def _suit_parts(counts: tuple[int, ...], chows: bool) -> tuple[_SuitParts, ...]:
-    """Every way one suit's tiles form sets and at most one pair."""
+    """Every way one suit's tiles form sets and at most one pair.
+
+    The lowest tile starts a pung, the pair or a chow, and the rest is split
+    the same way: memoised on the remaining counts, so that suits sharing a
+    remainder share the work.
+    """
+    i = next((k for k, n in enumerate(counts) if n), -1)
+    if i < 0:
+        return (((), -1),)
+    n = counts[i]
     found: set[_SuitParts] = set()
-
-    def walk(c: list[int], sets: list[tuple[int, int]], pair: int) -> None:
-        i = next((k for k, n in enumerate(c) if n), -1)
-        if i < 0:
-            found.add((tuple(sorted(sets)), pair))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            sets.append((SetKind.PUNG, i))
-            walk(c, sets, pair)
-            sets.pop()
-            c[i] += 3
-        if c[i] >= 2 and pair < 0:
-            c[i] -= 2
-            walk(c, sets, i)
-            c[i] += 2
-        if chows and i + 2 < len(c) and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            sets.append((SetKind.CHOW, i))
-            walk(c, sets, pair)
-            sets.pop()
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-
-    walk(list(counts), [], -1)
+    if n >= 3:
+        for sets, pair in _suit_parts((*counts[:i], n - 3, *counts[i + 1 :]), chows):
+            found.add((tuple(sorted(((SetKind.PUNG, i), *sets))), pair))
+    if n >= 2:
+        found.update((sets, i) for sets, pair in
+                     _suit_parts((*counts[:i], n - 2, *counts[i + 1 :]), chows) if pair < 0)
+    if chows and i + 2 < len(counts) and counts[i + 1] and counts[i + 2]:
+        rest = (*counts[:i], n - 1, counts[i + 1] - 1, counts[i + 2] - 1, *counts[i + 3 :])
+        for sets, pair in _suit_parts(rest, chows):
+            found.add((tuple(sorted(((SetKind.CHOW, i), *sets))), pair))
     return tuple(sorted(found))
 
 
@@ -128,17 +119,17 @@ def raw_decompositions(counts: Sequence[int], n_melds: int = 0) -> list[RawDecom
                 return []
     options = []
     for base in (0, 9, 18):
-        group = tuple(counts[base : base + 9])
+        group = counts[base : base + 9]
         if any(group):
-            parts = _placed_parts(group, base)
+            parts = _placed_parts(tuple(group), base)
             if not parts:
                 return []
             options.append(parts)
     result = []
     for choice in product(*options):
-        pairs = honor_pairs + [pair for _, pair in choice if pair >= 0]
+        pairs = [*honor_pairs, *(pair for _, pair in choice if pair >= 0)]
         if len(pairs) == 1:
-            sets = tuple(s for suit_sets, _ in choice for s in suit_sets)
+            sets = [s for suit_sets, _ in choice for s in suit_sets]
             result.append(((*sets, *honor_sets), pairs[0]))
     return result
 
@@ -184,18 +175,19 @@ def is_regular_win(counts: Sequence[int], n_melds: int = 0) -> bool:
     return all(_suit_complete(g[1], g[2], g in pair_groups) for g in groups)
 
 
+_odd = (1).__and__  # n & 1: whether a count is odd, for map() in C
+
+
 def is_seven_pairs(counts: Sequence[int], n_melds: int = 0) -> bool:
     """Seven pairs, concealed; four equal tiles count as two pairs."""
-    return n_melds == 0 and sum(counts) == 14 and all(c % 2 == 0 for c in counts)
+    return n_melds == 0 and sum(counts) == 14 and not any(map(_odd, counts))
 
 
 def is_thirteen_orphans(counts: Sequence[int], n_melds: int = 0) -> bool:
-    return (
-        n_melds == 0
-        and sum(counts) == 14
-        and all(counts[t] >= 1 for t in TERMINALS_AND_HONORS)
-        and sum(counts[t] for t in TERMINALS_AND_HONORS) == 14
-    )
+    if n_melds or sum(counts) != 14:
+        return False
+    orphans = _ORPHAN_COUNTS(counts)
+    return all(orphans) and sum(orphans) == 14
 
 
 def is_winning(counts: Sequence[int], n_melds: int = 0) -> bool:
@@ -250,6 +242,25 @@ def _group_waits(counts: tuple[int, ...], chows: bool) -> tuple[tuple[int, ...],
              for i in range(len(counts))]
     return (tuple(i for i, state in enumerate(grown) if state[1]),
             tuple(i for i, state in enumerate(grown) if state[2]))
+
+
+def is_only_wait_as_pair(counts: Sequence[int], tile: int, n_melds: int = 0) -> bool:
+    """Whether ``tile`` was the only wait of a hand that it completes as the pair.
+
+    ``counts`` are the concealed tiles before ``tile``. In such a hand every
+    group but the one of ``tile`` is complete sets without a pair, so only that
+    group can take a winning tile (``_regular_waits`` in short); seven pairs
+    may add a wait, thirteen orphans cannot (the hand holds sets).
+    """
+    if tile < 27:
+        base = tile - tile % 9
+        _, paired = _group_waits(tuple(counts[base : base + 9]), True)
+        if paired != (tile - base,):
+            return False
+    if n_melds == 0:
+        odd = [t for t, n in enumerate(counts) if n % 2]
+        return len(odd) != 1 or odd[0] == tile
+    return True
 
 
 def wait_kinds(counts: Sequence[int], n_melds: int = 0) -> list[int]:

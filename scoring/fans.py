@@ -39,11 +39,11 @@ from protocol.tiles import (
 )
 from scoring.analysis import (
     SetKind,
+    is_only_wait_as_pair,
     is_seven_pairs,
     is_thirteen_orphans,
     is_winning,
     raw_decompositions,
-    wait_kinds,
 )
 from scoring.melds import Meld, MeldKind
 
@@ -122,18 +122,17 @@ class FanResult:
 # --- validation -----------------------------------------------------------------
 
 
-def _all_counts(hand: WinningHand) -> list[int]:
-    """Counts of every tile of the hand: concealed, winning tile and melds."""
-    counts = tile_counts(hand.concealed)
-    counts[hand.win] += 1
-    for m in hand.melds:
-        if m.kind is MeldKind.CHOW:
-            counts[m.tile] += 1
-            counts[m.tile + 1] += 1
-            counts[m.tile + 2] += 1
+def _with_melds(counts: Sequence[int], melds: Sequence[Meld]) -> list[int]:
+    """``counts`` plus the tiles of ``melds``."""
+    total = list(counts)
+    for m in melds:
+        if m.kind is _CHOW_MELD:
+            total[m.tile] += 1
+            total[m.tile + 1] += 1
+            total[m.tile + 2] += 1
         else:
-            counts[m.tile] += m.kind.size
-    return counts
+            total[m.tile] += 3 if m.kind is _PUNG_MELD else 4
+    return total
 
 
 def validate(hand: WinningHand) -> None:
@@ -152,8 +151,12 @@ _DRAGONS = frozenset(DRAGONS)
 _HONOR = tuple(t >= Tile.EAST for t in range(N_KINDS))
 _SUIT = tuple(int(SUIT_OF[t]) for t in range(N_KINDS))
 _CHOW = int(SetKind.CHOW)
+_CHOW_MELD, _PUNG_MELD, _CONCEALED_KONG = MeldKind.CHOW, MeldKind.PUNG, MeldKind.CONCEALED_KONG
 _ORPHAN_COUNTS = itemgetter(*TERMINALS_AND_HONORS)
 _GREEN_COUNTS = itemgetter(*_GREEN)
+_SUIT_SLICES = tuple(slice(base, base + 9) for base in (0, 9, 18))
+_WIND_SLICE = slice(int(Tile.EAST), int(Tile.RED))
+_DRAGON_SLICE = slice(int(Tile.RED), N_KINDS)
 
 
 def _add(fans: dict[str, int], name: str, n: int = 1) -> None:
@@ -163,9 +166,10 @@ def _add(fans: dict[str, int], name: str, n: int = 1) -> None:
 def _tile_traits(counts: Sequence[int], fans: dict[str, int]) -> None:
     """Fans that depend only on which tiles the hand holds (``counts``: every tile)."""
     total = sum(counts)
-    numbered = sum(1 for base in (0, 9, 18) if any(counts[base : base + 9]))
-    winds = any(counts[Tile.EAST : Tile.RED])
-    dragons = any(counts[Tile.RED :])
+    characters, bamboo, dots = _SUIT_SLICES
+    numbered = any(counts[characters]) + any(counts[bamboo]) + any(counts[dots])
+    winds = any(counts[_WIND_SLICE])
+    dragons = any(counts[_DRAGON_SLICE])
     orphans = sum(_ORPHAN_COUNTS(counts))
     if sum(_GREEN_COUNTS(counts)) == total:
         fans["绿一色"] = 1
@@ -291,18 +295,18 @@ def _set_fans(chows: tuple[int, ...], pungs: Sequence[_Pung], pair: int) -> dict
 
 
 def _apply_exclusions(raw: dict[str, int]) -> dict[str, int]:
-    excluded = {name for present, n in raw.items() if n for name in FANS[present].excludes}
-    return {name: n for name, n in raw.items() if n and name not in excluded}
-
-
-def _total(counts: dict[str, int]) -> int:
-    return sum(FANS[name].value * n for name, n in counts.items())
+    excluded: set[str] = set()
+    for present in raw:
+        excluded.update(FANS[present].excludes)
+    if not excluded.intersection(raw):
+        return raw
+    return {name: n for name, n in raw.items() if name not in excluded}
 
 
 # --- scoring --------------------------------------------------------------------
 
 
-def _readings(hand: WinningHand, counts: Sequence[int]) -> Iterator[tuple[dict[str, int], bool]]:
+def _readings(hand: WinningHand, counts: Sequence[int]) -> list[tuple[dict[str, int], bool]]:
     """Raw set-fans of every reading, with whether the winning tile completes the pair.
 
     ``counts`` are the concealed tiles with the winning tile. Within one
@@ -311,40 +315,43 @@ def _readings(hand: WinningHand, counts: Sequence[int]) -> Iterator[tuple[dict[s
     the chows alone are the same whatever the place, so they are read once.
     """
     win = hand.win
-    melded_chows = [m.tile for m in hand.melds if m.kind is MeldKind.CHOW]
-    melded_pungs = [(m.tile, m.is_kong, m.kind is MeldKind.CONCEALED_KONG)
-                    for m in hand.melds if m.kind is not MeldKind.CHOW]
+    melded_chows = [m.tile for m in hand.melds if m.kind is _CHOW_MELD]
+    melded_pungs = [(m.tile, m.kind is not _PUNG_MELD, m.kind is _CONCEALED_KONG)
+                    for m in hand.melds if m.kind is not _CHOW_MELD]
+    found: list[tuple[dict[str, int], bool]] = []
     for sets, pair in raw_decompositions(counts, len(hand.melds)):
         chow_list: list[int] = [*melded_chows]
-        pung_tiles = []
-        in_chow = False
+        pungs: list[_Pung] = [*melded_pungs]
+        in_chow = in_pung = False
         for kind, tile in sets:
             if kind == _CHOW:
                 chow_list.append(tile)
                 in_chow = in_chow or 0 <= win - tile < 3
             else:
-                pung_tiles.append(tile)
-        chows = tuple(sorted(chow_list))
-        concealed = _set_fans(chows, [*melded_pungs, *((t, False, True) for t in pung_tiles)],
-                              pair)
-        in_pung = win in pung_tiles
+                pungs.append((tile, False, True))
+                in_pung = in_pung or tile == win
+        chow_list.sort()
+        chows = tuple(chow_list)
+        concealed = _set_fans(chows, pungs, pair)
         if in_pung and not hand.self_drawn:
             # A pung completed by a discard is not concealed.
-            exposed = [(t, False, t != win) for t in pung_tiles]
-            yield _set_fans(chows, [*melded_pungs, *exposed], pair), False
+            exposed = [(t, kong, hidden and t != win) for t, kong, hidden in pungs]
+            found.append((_set_fans(chows, exposed, pair), False))
         if in_chow or (in_pung and hand.self_drawn):
-            yield dict(concealed), False
+            found.append((concealed, False))
         if pair == win:
-            yield dict(concealed), True
+            found.append((dict(concealed) if found and found[-1][0] is concealed else concealed,
+                          True))
     if not hand.melds:
         if is_seven_pairs(counts):
-            yield {"七对": 1}, False
+            found.append(({"七对": 1}, False))
         if is_thirteen_orphans(counts):
-            yield {"十三幺": 1}, False
+            found.append(({"十三幺": 1}, False))
+    return found
 
 
-def _checked_counts(hand: WinningHand) -> list[int]:
-    """``_all_counts`` of a hand that ``validate`` accepts."""
+def _checked_counts(hand: WinningHand) -> tuple[list[int], list[int]]:
+    """Counts of a hand that ``validate`` accepts: concealed with the winning tile, and all."""
     if len(hand.melds) > 4:
         raise HandError(f"{len(hand.melds)} melds: at most 4")
     expected = 13 - 3 * len(hand.melds)
@@ -353,43 +360,50 @@ def _checked_counts(hand: WinningHand) -> list[int]:
             f"{len(hand.concealed)} concealed tiles with {len(hand.melds)} meld(s): "
             f"expected {expected} before the winning tile"
         )
-    counts = _all_counts(hand)
-    if max(counts) > COPIES:
-        over = ", ".join(CODES[t] for t, n in enumerate(counts) if n > COPIES)
+    counts = tile_counts(hand.concealed)
+    counts[hand.win] += 1
+    all_counts = _with_melds(counts, hand.melds)
+    if max(all_counts) > COPIES:
+        over = ", ".join(CODES[t] for t, n in enumerate(all_counts) if n > COPIES)
         raise HandError(f"more than {COPIES} copies of {over}")
-    return counts
+    return counts, all_counts
 
 
-def readings(hand: WinningHand) -> Iterator[dict[str, int]]:
-    """The fans of every reading of a winning hand, after exclusions; ``score`` keeps the best."""
-    all_counts = _checked_counts(hand)
+def _final_readings(hand: WinningHand) -> list[dict[str, int]]:
+    """Every reading's fans, after exclusions (see ``readings``)."""
+    counts, all_counts = _checked_counts(hand)
     common: dict[str, int] = {}
     _tile_traits(all_counts, common)
-    if not any(m.is_exposed for m in hand.melds):
+    if all(m.kind is _CONCEALED_KONG for m in hand.melds):
         common["门前清"] = 1
     if hand.self_drawn:
         common["自摸"] = 1
-    counts = tile_counts(hand.concealed)
-    counts[hand.win] += 1
     single_wait: bool | None = None
+    found = []
     for raw, pair_wait in _readings(hand, counts):
         raw.update(common)  # no set fan shares a name with these
         if pair_wait:
             if single_wait is None:
                 counts[hand.win] -= 1
-                single_wait = wait_kinds(counts, len(hand.melds)) == [hand.win]
+                single_wait = is_only_wait_as_pair(counts, hand.win, len(hand.melds))
                 counts[hand.win] += 1
             if single_wait:
                 raw["单钓将"] = 1
-        yield _apply_exclusions(raw)
+        found.append(_apply_exclusions(raw))
+    return found
+
+
+def readings(hand: WinningHand) -> Iterator[dict[str, int]]:
+    """The fans of every reading of a winning hand, after exclusions; ``score`` keeps the best."""
+    return iter(_final_readings(hand))
 
 
 def score(hand: WinningHand) -> FanResult:
     """The fans of the best reading of a winning hand; ``HandError`` otherwise."""
     best: dict[str, int] | None = None
     best_total = -1
-    for final in readings(hand):
-        total = _total(final)
+    for final in _final_readings(hand):
+        total = sum(FANS[name].value * n for name, n in final.items())
         if total > best_total:
             best, best_total = final, total
     if best is None:
