@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from protocol.messages import FromAI, ToAI
+from sample_ai import BUILTIN_BOTS
 from scoring.settlement import WinKind
 from server.engine.hand import SEATS, Hand, HandResult, Verdict
 from server.engine.rng import deal
@@ -28,10 +29,8 @@ class InProcessBot(Protocol):
 
 BotFactory = Callable[[int], InProcessBot]
 
-SAMPLE_BOTS: dict[str, str] = {
-    "random": "sample_ai.random_bot:RandomBot",
-    "greedy": "sample_ai.greedy:GreedyBot",
-}
+# The sample AIs' names live with them; importing the package loads no bot.
+SAMPLE_BOTS: dict[str, str] = BUILTIN_BOTS
 
 
 class BotSpecError(ValueError):
