@@ -18,10 +18,11 @@ import structlog
 import trio
 
 from scoring.settlement import WinKind, apply_fines
-from server.bots import ProcessPeer, start_bot
+from server.bots import Peer
 from server.engine.hand import SEATS, Hand
 from server.engine.rng import GROUPS, HandPlan, deal, match_plan
 from server.logs import MatchFiles, ScoreRow, write_hand
+from server.seats import Launcher, ProcessLauncher, SeatRequest
 from server.table import HandOutcome, TableOptions, play_hand
 
 
@@ -47,6 +48,7 @@ class MatchConfig:
     log_root: Path | None = None  # <log-dir>/<match id>, when -d
     options: TableOptions = field(default_factory=TableOptions)
     on_fault: str = "autoplay"  # or "end"
+    launcher: Launcher = field(default_factory=ProcessLauncher)
 
 
 @dataclass(slots=True)
@@ -114,19 +116,18 @@ class _EndMatch(Exception):
 
 
 async def _spawn(config: MatchConfig, plan: HandPlan, folder: Path | None,
-                 nursery: trio.Nursery, peers: list[ProcessPeer]) -> None:
-    """Start the four bots, adding each to ``peers`` as soon as it runs.
+                 nursery: trio.Nursery, peers: list[Peer]) -> None:
+    """Open the four seats, adding each to ``peers`` as soon as it runs.
 
     Each is added the moment it starts, so that the caller can stop the ones
     already running when this is interrupted half-way (Ctrl-C, a bot that
     cannot be started).
     """
     for seat in range(SEATS):
-        player = config.players[plan.seats[seat]]
-        stderr = folder / f"seat{seat}.stderr" if folder else None
-        peer = await start_bot(list(player.argv), f"seat{seat}", stderr)
-        peers.append(peer)
-        nursery.start_soon(peer.drain_stderr)
+        player = plan.seats[seat]
+        info = config.players[player]
+        request = SeatRequest(player, info.name, info.argv, seat, plan.number, folder)
+        peers.append(await config.launcher.open(request, nursery))
 
 
 async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles | None,
@@ -138,7 +139,7 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
     engine = Hand(d.wall, d.first)
     hand_log = log.bind(hand=plan.number + 1, group=plan.group + 1, round=plan.round + 1,
                         deal=plan.deal_index + 1, game_id=gid)
-    peers: list[ProcessPeer] = []
+    peers: list[Peer] = []
     aborted = False
     start = time.perf_counter()
     spawn_seconds = 0.0
