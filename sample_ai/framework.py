@@ -71,7 +71,7 @@ from protocol.messages import (
     parse_to_ai,
 )
 from protocol.tiles import COPIES, N_KINDS, Tile, tile_counts
-from scoring.analysis import is_winning
+from scoring.analysis import is_winning, waiting_tiles
 from scoring.melds import Meld, MeldKind
 
 SEATS = 4
@@ -112,6 +112,8 @@ class Table:
     seen: list[int] = field(default_factory=lambda: [0] * N_KINDS)
     wall_left: int = WALL_AFTER_DEAL
     last_discard: tuple[int, Tile] | None = None  # (seat, tile) open to claims
+    _waits_key: tuple[tuple[int, ...], int] | None = field(default=None, repr=False)
+    _waits: frozenset[Tile] = field(default=frozenset(), repr=False)
 
     # --- views ---------------------------------------------------------------
 
@@ -133,15 +135,30 @@ class Table:
 
     # --- what the rules allow now ----------------------------------------------
 
+    def waits(self, counts: list[int] | None = None) -> frozenset[Tile]:
+        """The tiles that would complete a waiting hand (``3k + 1`` concealed tiles).
+
+        Remembered until the hand changes: between two of its own turns a seat
+        is asked about every discard, and its waits stay the same.
+        """
+        counts = self.counts() if counts is None else counts
+        key = (tuple(counts), len(self.my_melds))
+        if key != self._waits_key:
+            self._waits_key = key
+            self._waits = frozenset(waiting_tiles(counts, len(self.my_melds)))
+        return self._waits
+
     def can_win_with(self, tile: Tile) -> bool:
         """Whether the hand plus ``tile`` (a discard, or a robbed kong) wins."""
-        counts = self.counts()
-        counts[tile] += 1
-        return is_winning(counts, len(self.my_melds))
+        return tile in self.waits()
 
     def can_self_draw_win(self) -> bool:
         """Whether the hand as it stands (drawn tile included) wins."""
-        return is_winning(self.counts(), len(self.my_melds))
+        counts = self.counts()
+        if self.drawn is None or not counts[self.drawn]:
+            return is_winning(counts, len(self.my_melds))
+        counts[self.drawn] -= 1
+        return self.drawn in self.waits(counts)
 
     def concealed_kongs(self) -> list[Tile]:
         """Tiles this seat holds all four of (``agang`` candidates)."""
