@@ -238,10 +238,12 @@ def _regular_waits(counts: Sequence[int]) -> list[int]:
 @lru_cache(maxsize=1 << 16)
 def _group_waits(counts: tuple[int, ...], chows: bool) -> tuple[tuple[int, ...], ...]:
     """Offsets whose tile completes the group: as sets only, and as sets and a pair."""
-    grown = [_group_state((*counts[:i], counts[i] + 1, *counts[i + 1 :]), chows)
-             for i in range(len(counts))]
-    return (tuple(i for i, state in enumerate(grown) if state[1]),
-            tuple(i for i, state in enumerate(grown) if state[2]))
+    size = (sum(counts) + 1) % 3  # the group's size with the tile, mod 3
+    if size == 1:
+        return (), ()
+    fits = tuple(i for i in range(len(counts)) if _suit_complete(
+        (*counts[:i], counts[i] + 1, *counts[i + 1 :]), chows, size == 2))
+    return ((), fits) if size == 2 else (fits, ())
 
 
 def is_only_wait_as_pair(counts: Sequence[int], tile: int, n_melds: int = 0) -> bool:
