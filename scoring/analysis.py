@@ -447,13 +447,11 @@ def seven_pairs_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
     return 6 - min(7, pairs)
 
 
-_orphan_counts = itemgetter(*TERMINALS_AND_HONORS)
-
 
 def thirteen_orphans_shanten(counts: Sequence[int], n_melds: int = 0) -> int:
     if n_melds:
         return 99
-    held: tuple[int, ...] = _orphan_counts(counts)
+    held: tuple[int, ...] = _ORPHAN_COUNTS(counts)
     kinds = len(held) - held.count(0)
     pair = max(held) >= 2
     return 13 - kinds - (1 if pair else 0)
@@ -491,7 +489,7 @@ def shanten_variants(counts: Sequence[int], n_melds: int, tiles: Iterable[int],
     all_suits = _merge(_merge(shapes[0], shapes[1]), shapes[2])
     special = n_melds == 0
     pairs = sum(c // 2 for c in counts)
-    orphans: tuple[int, ...] = _orphan_counts(counts)
+    orphans: tuple[int, ...] = _ORPHAN_COUNTS(counts)
     orphan_kinds = len(orphans) - orphans.count(0)
     orphan_pairs = sum(1 for c in orphans if c >= 2)
     result = []
