@@ -52,7 +52,7 @@ from protocol.tiles import N_KINDS, Tile, tile_counts
 from scoring.fans import can_win
 from scoring.melds import MeldKind
 from scoring.settlement import WinKind, settle
-from server.engine.hand import SEATS, Event, Expect, Hand, Verdict, replay
+from server.engine.hand import REJECTED_INPUT, SEATS, Event, Expect, Hand, Verdict, replay
 from server.engine.rng import deal
 
 HANDS = 2000  # total hands played, across all styles
@@ -286,7 +286,8 @@ def snapshot(hand: Hand) -> tuple[object, ...]:
     return (
         tuple(map(tuple, hand.hands)), tuple(map(tuple, hand.melds)),
         tuple(map(tuple, hand.rivers)), hand.position, dict(hand.waiting),
-        dict(hand.faulted), len(hand.inputs), hand.result,
+        dict(hand.faulted), sum(1 for i in hand.inputs if i.fault != REJECTED_INPUT),
+        hand.result,
     )
 
 
@@ -440,11 +441,12 @@ def _check_end(hand: Hand, report: Report, where: str, wall: Sequence[Tile],
             report.fail("result", where, f"win without fans {result}")
         # A seat may win with an answer it gave before a fault (the window was
         # still open), but never with one the engine made for it afterwards.
-        said = [i for i, item in enumerate(hand.inputs)
+        applied_inputs = [i for i in hand.inputs if i.fault != REJECTED_INPUT]
+        said = [i for i, item in enumerate(applied_inputs)
                 if item.seat == result.winner and isinstance(item.message, WINS)]
-        faulted = [i for i, item in enumerate(hand.inputs)
+        faulted = [i for i, item in enumerate(applied_inputs)
                    if item.seat == result.winner and item.message is None]
-        if not said or said[-1] != max(i for i, x in enumerate(hand.inputs)
+        if not said or said[-1] != max(i for i, x in enumerate(applied_inputs)
                                        if x.seat == result.winner and x.message is not None):
             report.fail("result", where, f"seat {result.winner} won without saying so")
         if faulted and said and faulted[0] < said[-1]:
@@ -452,9 +454,8 @@ def _check_end(hand: Hand, report: Report, where: str, wall: Sequence[Tile],
         if (result.kind is WinKind.SELF_DRAWN) != (result.payer is None):
             report.fail("result", where, f"payer {result.payer} for a {result.kind} win")
     again = replay(wall, first, hand.inputs)
-    # Rejected lines are recorded as events but are not inputs: replay has none.
-    applied = [e for e in hand.events if e.kind != "reject"]
-    if again.events != applied or again.result != hand.result:
+    # Refused answers are inputs too (marked): the replay refuses them again.
+    if again.events != hand.events or again.result != hand.result:
         report.fail("replay", where, "replaying the inputs gave a different hand")
 
 

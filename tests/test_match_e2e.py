@@ -239,7 +239,7 @@ async def test_slow_bot_is_fined_exactly_per_spec(tmp_path: Path) -> None:
     limits = answer_limits(hand_dir / f"seat{seat}.transcript")
     assert len(limits) == len(answer_ms) > 20
     slow_turns = [ms for ms, limit in zip(answer_ms, limits, strict=True) if limit == 1000][:turns]
-    assert all(1200 <= ms < 1200 + 400 for ms in slow_turns)  # the sleep, plus slack
+    assert all(1200 <= ms < 1200 + 1500 for ms in slow_turns)  # the sleep, plus slack for load
     # The fine is the formula applied to each answer's recorded time, summed.
     expected = sum(fine_for(ms, limit) for ms, limit in zip(answer_ms, limits, strict=True))
     sheet = read_sheet(tmp_path)

@@ -133,6 +133,9 @@ class Event(NamedTuple):
     detail: str = ""
 
 
+REJECTED_INPUT = "rejected"  # Input.fault of an answer the engine refused
+
+
 class Input(NamedTuple):
     """An input the engine applied: a seat's answer, or a fault."""
 
@@ -288,6 +291,8 @@ class Hand:
             if self._auto:
                 self._run_auto()
         elif verdict.verdict is Verdict.REJECTED:
+            # Kept as an input too, so a replay re-makes the same "reject" event.
+            self.inputs.append(Input(seat, message, REJECTED_INPUT, len(self.events)))
             self.events.append(Event("reject", seat, detail=verdict.reason))
         return verdict
 
@@ -558,7 +563,8 @@ def replay(wall: Sequence[Tile], first: int, inputs: Sequence[Input]) -> Hand:
             hand.fault(item.seat, item.fault)
             continue
         verdict = hand.answer(item.seat, item.message)
-        if verdict.verdict is not Verdict.ACCEPTED:
+        expected = Verdict.REJECTED if item.fault == REJECTED_INPUT else Verdict.ACCEPTED
+        if verdict.verdict is not expected:
             raise EngineError(f"input {step} ({item.seat}: {item.message.keyword}) "
                               f"was {verdict.verdict.value}: {verdict.reason}")
     return hand
