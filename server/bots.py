@@ -4,8 +4,12 @@ Each bot is a process in its own process group (``start_new_session``), with
 stdin and stdout as pipes. Stderr is drained continuously into a file capped
 in size, so a bot that floods it never blocks. At the end of a hand the whole
 group is sent SIGTERM, then SIGKILL after a short grace, and the leader is
-reaped. A bot is a ``Peer``: something lines can be written to and a byte
-stream to read them from, so a socket can stand in for a process.
+reaped; then everything the bot started is killed too (``server.sandbox.sweep``),
+and its readers are closed, so a daemon that keeps a pipe open cannot hold up
+the hand. A bot that stopped by itself keeps its exit status, so a fault can
+say why (``exit_detail``: "killed by SIGXCPU (cpu limit)"). A bot is a ``Peer``:
+something lines can be written to and a byte stream to read them from, so a
+socket can stand in for a process.
 """
 
 from __future__ import annotations
@@ -16,14 +20,24 @@ import shlex
 import shutil
 import signal
 import subprocess
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 import trio
 
+from server.sandbox import describe_exit, sweep
+
 STDERR_CAP = 1 << 20  # bytes of a bot's stderr kept per hand
+STDERR_TAIL = 4096  # bytes of the end of stderr kept to tell why a bot died
 KILL_GRACE = 0.3  # seconds between SIGTERM and SIGKILL
+SETTLE = 0.25  # seconds a bot whose output closed has to finish exiting
+SWEEP_LIMIT = 2.0  # seconds to kill and reap what a bot left behind
+
+_live_bots: dict[int, str] = {}  # pid -> tag of bot processes started and not yet reaped
+# Tags of bots being started right now (another table's sweep must spare them).
+_starting: dict[str, int] = {}
 
 
 class BotCommandError(ValueError):
@@ -88,6 +102,14 @@ class ProcessPeer:
     stderr_path: Path | None
     stderr_bytes: int = 0
     exit_status: int | None = None
+    tag: str | None = None  # the bot's TAG_VARIABLE value: its descendants carry it
+    sandboxed: bool = False  # under bwrap: exit statuses are bwrap's
+    work_dir: Path | None = None  # removed once the bot is stopped
+    exited_by_itself: bool = False  # it had exited before the server stopped it
+    needed_kill: bool = False  # it outlived SIGTERM and the grace
+    left_behind: int = 0  # processes it had started that were killed after it
+    stderr_tail: bytes = b""
+    _stderr_done: trio.Event = field(default_factory=trio.Event, repr=False)
     _closed: bool = field(default=False, repr=False)
 
     def send_nowait(self, data: bytes) -> int:
@@ -120,7 +142,24 @@ class ProcessPeer:
 
     async def receive_some(self) -> bytes:
         assert self.process.stdout is not None
-        return bytes(await self.process.stdout.receive_some(65536))
+        data = bytes(await self.process.stdout.receive_some(65536))
+        if not data:
+            await self._settle()
+        return data
+
+    async def _settle(self) -> None:
+        """After end of output: give the bot a moment to exit and say why on stderr."""
+        with trio.move_on_after(SETTLE):
+            await self.process.wait()
+            self.exited_by_itself = True
+            await self._stderr_done.wait()
+
+    @property
+    def exit_detail(self) -> str:
+        """Why the bot stopped by itself, when it did ("" otherwise)."""
+        if not self.exited_by_itself:
+            return ""
+        return describe_exit(self.process.returncode, self.stderr_tail, self.sandboxed)
 
     async def drain_stderr(self, cap: int = STDERR_CAP) -> None:
         """Read stderr until it closes, keeping the first ``cap`` bytes."""
@@ -141,16 +180,21 @@ class ProcessPeer:
                     if len(keep) < len(data):
                         sink.write(b"\n[stderr capped]\n")
                 self.stderr_bytes += len(data)
+                self.stderr_tail = (self.stderr_tail + data)[-STDERR_TAIL:]
         finally:
+            self._stderr_done.set()
             if sink is not None:
                 sink.close()
 
     async def close(self) -> None:
-        """Terminate the bot's process group, kill it after a grace, reap the leader."""
+        """Terminate the bot's process group, kill it after a grace, reap the leader;
+        then kill whatever it left behind and stop reading from it."""
         if self._closed:
             return
         self._closed = True
         with trio.CancelScope(shield=True):
+            if self.process.poll() is not None:
+                self.exited_by_itself = True
             if self.process.stdin is not None:
                 with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError,
                                          OSError):
@@ -158,12 +202,40 @@ class ProcessPeer:
             _signal_group(self.process.pid, signal.SIGTERM)
             with trio.move_on_after(KILL_GRACE):
                 await self.process.wait()
+            if self.process.returncode is None:
+                self.needed_kill = True
             _signal_group(self.process.pid, signal.SIGKILL)
             await self.process.wait()
             self.exit_status = self.process.returncode
+            await self._sweep()
+            _live_bots.pop(self.process.pid, None)  # after: its tag stays its own to sweep
             for out in (self.process.stdout, self.process.stderr):
                 if out is not None:
                     await out.aclose()
+            if self.work_dir is not None:  # in a thread: a bot may have written many files
+                await trio.to_thread.run_sync(_remove_work_dir, self.work_dir)
+
+    async def _sweep(self) -> None:
+        """Kill and reap every process the bot started, wherever it went."""
+        killed: set[int] = set()
+        with trio.move_on_after(SWEEP_LIMIT):
+            while True:  # /proc is read in a thread: the other seats' clocks run on
+                others = {pid: tag for pid, tag in _live_bots.items() if pid != self.process.pid}
+                found, pending = await trio.to_thread.run_sync(
+                    sweep, self.process.pid, self.tag, frozenset(others),
+                    frozenset(others.values()) | frozenset(_starting), bool(_starting))
+                killed |= found - {self.process.pid}
+                if not found and not pending:
+                    break
+                await trio.sleep(0.01)
+        self.left_behind = len(killed)
+
+
+def _remove_work_dir(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
+    if path.parent.name.startswith("mahjong-bots-"):  # our temporary root, when empty
+        with contextlib.suppress(OSError):
+            path.parent.rmdir()
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
@@ -172,14 +244,31 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
 
 
 async def start_bot(argv: list[str], label: str, stderr_path: Path | None,
-                    cwd: Path | None = None) -> ProcessPeer:
-    """Start one bot in its own process group with piped stdio."""
-    process = await trio.lowlevel.open_process(
-        argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        cwd=cwd,
-    )
-    return ProcessPeer(label, process, stderr_path)
+                    cwd: Path | None = None, *, env: Mapping[str, str] | None = None,
+                    preexec: Callable[[], None] | None = None, tag: str | None = None,
+                    sandboxed: bool = False, work_dir: Path | None = None) -> ProcessPeer:
+    """Start one bot in its own process group with piped stdio.
+
+    ``preexec`` runs in the child before the bot (resource limits); ``work_dir``
+    is removed when the bot is closed.
+    """
+    key = tag or f"untagged-{id(argv)}"
+    _starting[key] = _starting.get(key, 0) + 1
+    try:
+        process = await trio.lowlevel.open_process(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            cwd=cwd,
+            env=env,
+            preexec_fn=preexec,
+        )
+        _live_bots[process.pid] = tag or ""
+    finally:
+        _starting[key] -= 1
+        if not _starting[key]:
+            del _starting[key]
+    return ProcessPeer(label, process, stderr_path, tag=tag, sandboxed=sandboxed,
+                       work_dir=work_dir)

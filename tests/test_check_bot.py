@@ -1,0 +1,75 @@
+"""``server check-bot``: each kind of protocol problem is found and shown with its line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.check_bot import CheckReport, check_bot, format_report
+from server.table import TableOptions
+from tests.test_hostile import no_leftovers  # noqa: F401 (an autouse fixture)
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST = TableOptions(hard_limit=1.5, join_limit=1.0)
+
+
+async def check(script: str, *args: str) -> CheckReport:
+    return await check_bot([sys.executable, str(ROOT / script), *args], hands=1, options=FAST)
+
+
+async def test_a_correct_bot_passes_every_check() -> None:
+    report = await check("tests/bots/drawbot.py")
+    assert report.ok and report.answers > 10
+    assert format_report(report, "drawbot")[-1] == "the bot speaks the protocol correctly"
+
+
+async def test_an_illegal_move_is_shown_with_the_line_that_made_it() -> None:
+    report = await check("tests/hostile/illegal.py", "discard")
+    (problem,) = report.problems
+    assert problem.check == "legal moves"
+    assert problem.what.startswith("illegal: out 9M: not in hand")
+    assert problem.line.endswith("< out 9M")
+
+
+async def test_a_bot_that_never_joins_fails_the_join_check() -> None:
+    report = await check("tests/hostile/never_joins.py")
+    assert [p.check for p in report.problems] == ["joins"]
+
+
+async def test_silence_and_ignoring_sigterm_are_two_problems() -> None:
+    report = await check("tests/hostile/ignore_sigterm.py")
+    checks = sorted(p.check for p in report.problems)
+    assert checks == ["answers in time", "exits when killed"]
+    late = next(p for p in report.problems if p.check == "answers in time")
+    assert late.what.startswith("hard-limit") and " > " in late.line  # the unanswered prompt
+
+
+async def test_a_bot_that_leaves_a_daemon_behind_is_reported() -> None:
+    report = await check("tests/hostile/setsid_daemon.py")
+    assert [p.check for p in report.problems] == ["exits when killed"]
+    assert "left 1 process" in report.problems[0].what
+
+
+async def test_late_answers_are_listed_with_the_prompt_and_the_answer() -> None:
+    report = await check("tests/bots/slow.py", "--turns", "2")
+    late = [p for p in report.problems if p.check == "answers in time"]
+    assert len(late) == 2 and all("> pick" in p.line and "< out" in p.line for p in late)
+
+
+@pytest.mark.parametrize(("bot", "status"), [("tests/bots/drawbot.py", 0),
+                                             ("tests/hostile/invalid_utf8.py", 1)])
+def test_check_bot_command_exit_status(bot: str, status: int) -> None:
+    done = subprocess.run([sys.executable, "-c", "from server.cli import main; main()",
+                           "check-bot", f"{sys.executable} {bot}", "--hands", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == status, done.stdout + done.stderr
+    if status:
+        assert "malformed: line is not ASCII" in done.stdout
+        assert "< b'\\xff\\xfe" in done.stdout
+    else:
+        assert "the bot speaks the protocol correctly" in done.stdout
