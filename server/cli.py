@@ -9,6 +9,7 @@ subcommand, so both forms work and ``server --help`` lists everything.
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -134,6 +135,22 @@ def match(
                                           "the end of the hand; end: end the match")] = "autoplay",
     announce: Annotated[bool, typer.Option(help="Send 'mhu <winner> <discarder> <fans>' "
                                            "before closing a won hand")] = False,
+    listen: Annotated[str | None, typer.Option(help="HOST:PORT (or PORT: loopback) where "
+                                               "tcp:NAME AIs connect")] = None,
+    token: Annotated[list[str] | None, typer.Option(help="NAME=SECRET for tcp:NAME "
+                                                    "(generated and printed if absent)")] = None,
+    mem_limit: Annotated[int, typer.Option(min=0, help="MB of address space per bot "
+                                           "process (0: no limit)")] = 4096,
+    cpu_limit: Annotated[int, typer.Option(min=0, help="CPU seconds per bot process, so "
+                                           "per hand (0: no limit)")] = 300,
+    file_limit: Annotated[int, typer.Option(min=0, help="MB a bot may write to one file; "
+                                            "under bwrap, to its /tmp (0: no limit)")] = 64,
+    sandbox: Annotated[str, typer.Option(help="none, or bwrap: each bot under bubblewrap "
+                                         "(read-only system, private /tmp, no network)")
+                       ] = "none",
+    work_dir: Annotated[Path | None, typer.Option(help="Where each bot's working folder "
+                                                  "per hand is made (a temporary folder "
+                                                  "by default)")] = None,
 ) -> None:
     """Run a duplicate match: server AI1 AI2 AI3 AI4 [-v] [-d]."""
     import secrets
@@ -147,10 +164,23 @@ def match(
     if on_fault not in ("autoplay", "end"):
         err.print(f"[red]error:[/red] --on-fault must be autoplay or end, not {on_fault!r}")
         raise typer.Exit(2)
+    from server.remote import RemoteSetupError, remote_options
+
     try:
-        argvs = [parse_command(spec) for spec in ais]
-    except BotCommandError as exc:
+        argvs = [[] if spec.startswith("tcp:") else parse_command(spec) for spec in ais]
+        remote = remote_options(ais, listen, token or [])
+    except (BotCommandError, RemoteSetupError) as exc:
         err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    from server.sandbox import BotLimits, SandboxError
+    from server.seats import Sandbox
+
+    bot_sandbox = Sandbox(BotLimits(mem_limit or None, cpu_limit or None, file_limit or None),
+                          sandbox, work_dir)
+    try:
+        bot_sandbox.check()
+    except SandboxError as exc:
+        err.print(f"[red]error:[/red] {exc}", markup=False)
         raise typer.Exit(2) from None
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -158,8 +188,53 @@ def match(
 
     status = run_from_cli(ais, argvs, seed=seed, groups=groups, verbose=verbose,
                           log_dir=log_dir if debug else None, hard_limit=hard_limit,
-                          join_limit=join_limit, on_fault=on_fault, announce=announce)
+                          join_limit=join_limit, on_fault=on_fault, announce=announce,
+                          remote=remote, sandbox=bot_sandbox)
     raise typer.Exit(status)
+
+
+@app.command("check-bot")
+def check_bot(
+    cmd: Annotated[str, typer.Argument(help="The bot: a path to an executable or a quoted "
+                                       "command line", show_default=False)],
+    hands: Annotated[int, typer.Option(min=1, max=16, help="Hands to play")] = 4,
+    seed: Annotated[int, typer.Option(help="Deals and the sample AIs' seed")] = 1,
+    hard_limit: Annotated[float, typer.Option(min=1.0, help="Seconds before an unanswered "
+                                              "prompt is a fault")] = 5.0,
+    join_limit: Annotated[float, typer.Option(min=0.1, help="Seconds to join")] = 5.0,
+    mem_limit: Annotated[int, typer.Option(min=0, help="MB of address space (0: none)")] = 4096,
+    cpu_limit: Annotated[int, typer.Option(min=0, help="CPU seconds per hand (0: none)")] = 300,
+    file_limit: Annotated[int, typer.Option(min=0, help="MB per file written (0: none)")] = 64,
+    sandbox: Annotated[str, typer.Option(help="none or bwrap")] = "none",
+) -> None:
+    """Play a few hands of a bot against the sample AIs and report protocol problems."""
+    import trio
+
+    from server.bots import BotCommandError, parse_command
+    from server.check_bot import check_bot as run_check
+    from server.check_bot import format_report
+    from server.console import configure_logging
+    from server.sandbox import BotLimits, SandboxError
+    from server.seats import Sandbox
+    from server.table import TableOptions
+
+    err = Console(stderr=True, soft_wrap=True)
+    try:
+        argv = parse_command(cmd)
+        bot_sandbox = Sandbox(BotLimits(mem_limit or None, cpu_limit or None,
+                                        file_limit or None), sandbox)
+        bot_sandbox.check()
+    except (BotCommandError, SandboxError) as exc:
+        err.print(f"[red]error:[/red] {exc}", markup=False)
+        raise typer.Exit(2) from None
+    configure_logging(False)  # the report says it all
+    report = trio.run(partial(run_check, argv, hands=hands, seed=seed,
+                              options=TableOptions(hard_limit, join_limit),
+                              sandbox=bot_sandbox))
+    out = Console(soft_wrap=True, highlight=False)
+    for line in format_report(report, cmd):
+        out.print(line, markup=False)
+    raise typer.Exit(0 if report.ok else 1)
 
 
 @app.command()
@@ -287,6 +362,84 @@ def thupc(
     from rulesets.thupc2021.command import thupc_command
 
     raise typer.Exit(thupc_command(wall_file))
+
+
+@app.command()
+def tournament(
+    bots: Annotated[Path | None, typer.Argument(
+        help="BOTS.toml ([[bot]] name, command) or a folder of bots; not needed with --resume",
+        show_default=False)] = None,
+    format: Annotated[str, typer.Option(
+        "--format", help="swiss, round-robin or gauntlet")] = "swiss",
+    rounds: Annotated[int | None, typer.Option(
+        min=1, help="Rounds (default: by format and field size)")] = None,
+    groups: Annotated[int, typer.Option(min=1, max=6, help="Groups (16 hands) per table")] = 1,
+    hands: Annotated[int | None, typer.Option(
+        min=1, help="Play only the first N hands of each table's match")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        min=1, help="Tables in parallel (default: measured, see README)")] = None,
+    seed: Annotated[int, typer.Option(help="Tournament seed (schedule and deals)")] = 0,
+    hero: Annotated[str | None, typer.Option(help="Gauntlet: the bot facing the field")] = None,
+    out: Annotated[Path, typer.Option(help="The tournament's folder (its SQLite file, "
+                                      "reports and match logs)")] = Path("tournament"),
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the tournament stored in --out")] = False,
+) -> None:
+    """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
+    from server.tournament import FORMATS, EntriesError, default_jobs
+    from server.tournament.command import config_from_args
+    from server.tournament.command import run as run_tournament
+
+    err = Console(stderr=True, soft_wrap=True)
+    if format not in FORMATS:
+        err.print(f"[red]error:[/red] --format must be one of {', '.join(FORMATS)}")
+        raise typer.Exit(2)
+    try:
+        config = config_from_args(bots, out, resume, format=format, rounds=rounds,
+                                  groups=groups, hands=hands, jobs=jobs or default_jobs(),
+                                  seed=seed, hero=hero)
+    except EntriesError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    raise typer.Exit(run_tournament(config, resume))
+
+
+@app.command()
+def connect(
+    address: Annotated[str, typer.Argument(help="The match server's HOST:PORT",
+                                           show_default=False)],
+    cmd: Annotated[list[str], typer.Argument(help="The bot: after --, a program and its "
+                                             "arguments (or one quoted command line)",
+                                             show_default=False)],
+    name: Annotated[str, typer.Option(help="The seat's NAME (the server's tcp:NAME)")],
+    token: Annotated[str, typer.Option(help="The seat's SECRET (the server's --token)")],
+    wait: Annotated[float, typer.Option(min=0.0, help="Seconds to keep trying to reach the "
+                                        "server at the start")] = 30.0,
+) -> None:
+    """Play a local stdio bot at a remote match, one connection per hand.
+
+    server connect HOST:PORT --name NAME --token SECRET -- CMD...
+    """
+    import shlex
+
+    import trio
+
+    from server.bots import BotCommandError, parse_command
+    from server.connect import bridge
+    from server.remote import RemoteSetupError, check_name, parse_listen
+
+    err = Console(stderr=True, soft_wrap=True)
+    try:
+        host, port = parse_listen(address)
+        check_name("--name", name)
+        check_name("--token", token)
+        argv = parse_command(cmd[0] if len(cmd) == 1 else shlex.join(cmd))
+    except (BotCommandError, RemoteSetupError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    result = trio.run(bridge, host, port, name, token, argv, wait)
+    err.print(f"connect: stopped after {result.hands} hand(s): {result.reason}", markup=False)
+    raise typer.Exit(result.status)
 
 
 def main() -> None:

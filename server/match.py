@@ -8,6 +8,7 @@ not by seat. With a log folder, each hand is written the moment it ends.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ class MatchConfig:
     options: TableOptions = field(default_factory=TableOptions)
     on_fault: str = "autoplay"  # or "end"
     launcher: Launcher = field(default_factory=ProcessLauncher)
+    hands: int | None = None  # play only the first N hands of the plan (short tournament tables)
 
 
 @dataclass(slots=True)
@@ -85,7 +87,7 @@ class MatchResult:
         return {
             "seed": self.config.seed,
             "groups": self.config.groups,
-            "hands_planned": self.config.groups * 16,
+            "hands_planned": min(self.config.groups * 16, self.config.hands or 16 * GROUPS),
             "hands_played": sum(1 for h in self.hands if not h.aborted),
             "completed": self.completed,
             "interrupted": self.interrupted,
@@ -227,6 +229,7 @@ def _write(files: MatchFiles, folder: Path, config: MatchConfig, plan: HandPlan,
         "fan_total": fan,
         "deltas": None if result is None else list(result.deltas),
         "fines": summary.outcome.fines,
+        "host_stalls": summary.outcome.host_stalls,
         "faults": {str(k): v for k, v in summary.outcome.faults.items()},
         "points_by_player": summary.points,
         "answer_ms": [[round(x, 3) for x in seat] for seat in summary.outcome.answer_ms],
@@ -246,7 +249,7 @@ async def run_match(config: MatchConfig,
     result = MatchResult(config, [PlayerTotals() for _ in config.players])
     files = MatchFiles(config.log_root) if config.log_root else None
     try:
-        for plan in match_plan(config.seed, config.groups):
+        for plan in itertools.islice(match_plan(config.seed, config.groups), config.hands):
             summary = await play_match_hand(config, plan, files, log)
             result.hands.append(summary)
             engine_result = summary.outcome.engine.result

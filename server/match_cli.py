@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import signal
 import time
@@ -14,10 +15,13 @@ from rich.console import Console
 
 from server.console import MatchProgress, configure_logging, ranking_table
 from server.match import MatchConfig, MatchResult, players_from_args, run_match
+from server.remote import RemoteOptions, RemoteSetupError, open_remote_seats
+from server.seats import ProcessLauncher, Sandbox
 from server.table import TableOptions
 
 EXIT_COMPLETED = 0
 EXIT_NOT_COMPLETED = 1
+EXIT_BAD_SETUP = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_TERMINATED = 143  # 128 + SIGTERM
 
@@ -45,7 +49,8 @@ def _fresh_dir(parent: Path, name: str) -> Path:
 
 def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int, groups: int,
                  verbose: bool, log_dir: Path | None, hard_limit: float, join_limit: float,
-                 on_fault: str, announce: bool) -> int:
+                 on_fault: str, announce: bool,
+                 remote: RemoteOptions | None = None, sandbox: Sandbox | None = None) -> int:
     configure_logging(verbose)
     console = Console(stderr=True, soft_wrap=True)
     match_id = f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
@@ -54,13 +59,30 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
         root = _fresh_dir(log_dir, match_id)
         match_id = root.name
     config = MatchConfig(players_from_args(specs, argvs), seed, groups, root,
-                         TableOptions(hard_limit, join_limit, announce), on_fault)
+                         TableOptions(hard_limit, join_limit, announce), on_fault,
+                         launcher=ProcessLauncher(sandbox))
     log = structlog.get_logger().bind(match=match_id)
     holder: list[MatchResult] = []
 
     terminated: list[int] = []
 
     async def play() -> None:
+        if remote is not None:
+            try:
+                async with open_remote_seats(remote.host, remote.port, remote.tokens,
+                                             fallback=config.launcher) as seats:
+                    for host, port in seats.addresses:
+                        console.print(f"listening on {host}:{port} for "
+                                      + ", ".join(f"tcp:{n}" for n in remote.tokens))
+                    for name in remote.generated:
+                        console.print(f"token for tcp:{name}: {remote.tokens[name]}")
+                    await play_all(dataclasses.replace(config, launcher=seats))
+            except RemoteSetupError as exc:  # raised before the block: nothing was played
+                console.print(f"[red]error:[/red] {exc}")
+            return
+        await play_all(config)
+
+    async def play_all(config: MatchConfig) -> None:
         if verbose:
             holder.append(await run_match(config, log=log))
             return
@@ -96,6 +118,8 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
         console.print("\n[yellow]terminated[/yellow] (SIGTERM): every bot was stopped"
                       + (f"; the finished hands are kept in {root}" if root else ""))
         return EXIT_TERMINATED
+    if not holder:  # the remote seats' port could not be opened
+        return EXIT_BAD_SETUP
     result = holder[0]
     Console().print(ranking_table(result))
     if root is not None:

@@ -12,6 +12,18 @@ non-blocking write (``Peer.send_nowait``) and only what does not fit goes
 through ``send`` under the hard limit: the common case costs no trip through
 trio's scheduler.
 
+Host stalls (``TableOptions.host_stalls``, on in tournaments): when an answer
+would be fined, the time the host, not the bot, held it up is taken off first.
+That time is how late this event loop was when it read the answer (a monitor
+task sleeps in 5 ms ticks and records each late wake-up; the late stretch that
+ends at the answer counts, from the prompt on) plus how long the bot waited on
+the kernel's run queue for a CPU since the prompt (``/proc/<pid>/schedstat``).
+The bot's own CPU time (``/proc/<pid>/stat``) is measured too: a bot that burnt
+more CPU than its limit gets no allowance. An answer whose fine is lowered
+this way is a host stall; its timing entry carries the allowance as a fourth
+field, so ``server verify`` can still recompute the fine. Off by default: a
+single match behaves as it always did.
+
 A line that arrived before the seat's current prompt was written is stale (for
 example a duplicate answer) and is never taken as the answer to that prompt.
 "Before" is decided by a counter that the readers and the writer share, not by
@@ -27,6 +39,7 @@ hard limit is a hard-limit fault whenever it is looked at.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -57,6 +70,12 @@ class TableOptions:
     hard_limit: float = 5.0  # seconds before an unanswered prompt is a fault
     join_limit: float = 5.0  # seconds for every bot to say join (not fined)
     announce: bool = False  # send "mhu" before closing
+    host_stalls: bool = False  # take the host's delays off a late answer (module docstring)
+
+
+STALL_TICK = 0.005  # seconds between the loop monitor's wake-ups
+STALL_MIN = 0.002  # a wake-up later than this marks the loop busy
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def fine_for(elapsed_ms: float, limit_ms: int) -> int:
@@ -87,8 +106,10 @@ class HandOutcome:
     transcripts: list[list[TranscriptLine]] = field(
         default_factory=lambda: [[] for _ in range(SEATS)])
     answer_ms: list[list[float]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
-    # (seat, ms, limit ms) for every timed answer and hard limit, so fines can be re-checked
-    timings: list[tuple[int, float, int]] = field(default_factory=list)
+    # (seat, ms, limit ms) for every timed answer and hard limit, so fines can be re-checked;
+    # (seat, ms, limit ms, host ms) for an answer the host held up (a host stall)
+    timings: list[tuple[float, ...]] = field(default_factory=list)
+    host_stalls: list[int] = field(default_factory=lambda: [0] * SEATS)  # by seat
     server_latency: list[float] = field(default_factory=list)  # seconds, answer read -> prompt
     unsolicited: list[int] = field(default_factory=lambda: [0] * SEATS)
     started_at: float = 0.0
@@ -122,6 +143,64 @@ class _Order:
 Stamped = tuple[int, str | FramingError | Eof, Stamp]
 
 
+def fine_after_host(elapsed_ms: float, limit_ms: int, host_ms: float) -> int:
+    """The fine of an answer of which the host held up ``host_ms``."""
+    return fine_for(round(elapsed_ms, 3) - round(host_ms, 3), limit_ms)
+
+
+def process_clock(pid: int) -> tuple[float, float] | None:
+    """(CPU ms, run-queue wait ms) a process has used so far, or None if unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        fields = stat[stat.rindex(b")") + 2:].split()
+        cpu_ms = (int(fields[11]) + int(fields[12])) * 1000 / _CLOCK_TICKS  # utime + stime
+        wait_ms = 0.0
+        try:
+            with open(f"/proc/{pid}/schedstat", "rb") as f:
+                wait_ms = int(f.read().split()[1]) / 1e6
+        except (OSError, IndexError, ValueError):
+            pass
+        return cpu_ms, wait_ms
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+class LoopMonitor:
+    """Intervals in which this event loop was busy elsewhere (late wake-ups)."""
+
+    def __init__(self) -> None:
+        self.busy: list[tuple[float, float]] = []
+        self.due = math.inf  # when the monitor should wake next
+
+    async def run(self) -> None:
+        while True:
+            before = trio.current_time()
+            self.due = before + STALL_TICK
+            await trio.sleep(STALL_TICK)
+            woke = trio.current_time()
+            late = woke - before - STALL_TICK
+            if late > STALL_MIN:
+                self.busy.append((woke - late, woke))
+                del self.busy[:-1000]
+
+    def late_ms(self, start: float, end: float) -> float:
+        """How late the loop was at ``end`` (trio clock): its busy stretch then, from ``start``.
+
+        Only the stretch that ends when the answer is read counts: the loop being
+        descheduled now and then while a bot thinks (a busy host) delays nothing.
+        """
+        busy = list(self.busy[-2:])
+        now = trio.current_time()
+        if now - self.due > STALL_MIN:  # late right now: the monitor has not woken yet
+            busy.append((self.due, now))
+        total = 0.0
+        for lo, hi in busy:
+            if hi >= end - STALL_TICK:
+                total += max(0.0, min(hi, end) - max(lo, start))
+        return total * 1000
+
+
 async def _reader(seat: int, peer: Peer, channel: trio.MemorySendChannel[Stamped],
                   order: _Order) -> None:
     buffer = LineBuffer()
@@ -141,6 +220,12 @@ async def _reader(seat: int, peer: Peer, channel: trio.MemorySendChannel[Stamped
                 await channel.send((seat, item, stamp))
 
 
+def _closed_output(peer: Peer) -> str:
+    """The fault cause of a seat whose output ended, with how its bot ended if known."""
+    detail = getattr(peer, "exit_detail", "")
+    return f"closed-output: {detail}" if detail else "closed-output"
+
+
 class _Table:
     def __init__(self, engine: Hand, peers: Sequence[Peer], options: TableOptions,
                  log: Any, on_fault: Callable[[int], None]) -> None:
@@ -154,6 +239,10 @@ class _Table:
         self.prompt_at: list[Stamp | None] = [None] * SEATS
         self.joined = [False] * SEATS
         self._answer_read: float | None = None
+        self.monitor: LoopMonitor | None = None  # with options.host_stalls
+        self.pids: list[int | None] = [getattr(getattr(p, "process", None), "pid", None)
+                                       for p in peers]
+        self.clock_at_prompt: list[tuple[float, float] | None] = [None] * SEATS
 
     # --- helpers ----------------------------------------------------------------
 
@@ -172,12 +261,37 @@ class _Table:
             self.engine.fault(seat, cause)
         self.on_fault(seat)
 
-    def _fine(self, seat: int, elapsed_ms: float, limit_ms: int) -> None:
-        self.out.timings.append((seat, round(elapsed_ms, 3), limit_ms))
+    def _fine(self, seat: int, elapsed_ms: float, limit_ms: int,
+              window: tuple[float, float] | None = None) -> None:
         fine = fine_for(elapsed_ms, limit_ms)
+        host_ms = self._host_ms(seat, limit_ms, window) if fine and window else 0.0
+        if host_ms > 0 and fine_after_host(elapsed_ms, limit_ms, host_ms) < fine:
+            fine = fine_after_host(elapsed_ms, limit_ms, host_ms)
+            self.out.timings.append((seat, round(elapsed_ms, 3), limit_ms, round(host_ms, 3)))
+            self.out.host_stalls[seat] += 1
+            self.log.info("host_stall", seat=seat, ms=round(elapsed_ms, 1), limit=limit_ms,
+                          host_ms=round(host_ms, 1), points=fine)
+        else:
+            self.out.timings.append((seat, round(elapsed_ms, 3), limit_ms))
         if fine:
             self.out.fines[seat] += fine
             self.log.info("fine", seat=seat, ms=round(elapsed_ms, 1), limit=limit_ms, points=fine)
+
+    def _host_ms(self, seat: int, limit_ms: int, window: tuple[float, float]) -> float:
+        """How long the host held up an answer given in ``window``; 0 if it was the bot."""
+        if self.monitor is None:
+            return 0.0
+        host_ms = self.monitor.late_ms(*window)
+        pid, before = self.pids[seat], self.clock_at_prompt[seat]
+        after = process_clock(pid) if pid is not None and before is not None else None
+        if before is not None and after is not None:
+            cpu_ms, wait_ms = after[0] - before[0], after[1] - before[1]
+            if cpu_ms >= limit_ms:  # the bot was busy thinking: its own time
+                return 0.0
+            host_ms += max(0.0, wait_ms)
+            self.log.debug("host_time", seat=seat, cpu_ms=round(cpu_ms, 1),
+                           wait_ms=round(wait_ms, 1), loop_ms=round(host_ms - wait_ms, 1))
+        return min(host_ms, (window[1] - window[0]) * 1000)
 
     async def flush(self) -> None:
         """Write every queued line; start the clock of each new prompt.
@@ -223,6 +337,9 @@ class _Table:
             self.log.debug("send", seat=seat, line=text)
         if sent and seat in self.engine.waiting and self.prompt_at[seat] is None:
             self.prompt_at[seat] = written
+            if self.monitor is not None:
+                pid = self.pids[seat]
+                self.clock_at_prompt[seat] = process_clock(pid) if pid is not None else None
             if self._answer_read is not None:
                 self.out.server_latency.append(written.at - self._answer_read)
                 self._answer_read = None
@@ -245,7 +362,7 @@ class _Table:
         if seat in self.out.faults:
             return
         if item is EOF:
-            self.fault(seat, "closed-output")
+            self.fault(seat, _closed_output(self.peers[seat]))
             return
         if isinstance(item, FramingError):
             self._note(seat, "<", repr(item.raw), at)
@@ -314,7 +431,7 @@ class _Table:
         if seat in self.out.faults:
             return
         if item is EOF:
-            self.fault(seat, "closed-output")
+            self.fault(seat, _closed_output(self.peers[seat]))
             return
         if isinstance(item, FramingError):
             self._note(seat, "<", repr(item.raw), at)
@@ -341,7 +458,7 @@ class _Table:
             self._hard_limit(seat, expect)  # read late, seen later still
             return
         self.out.answer_ms[seat].append(elapsed_ms)
-        self._fine(seat, elapsed_ms, TIME_LIMIT_MS[expect])
+        self._fine(seat, elapsed_ms, TIME_LIMIT_MS[expect], (prompt.at, at))
         verdict = self.engine.answer(seat, message)
         if verdict.verdict is Verdict.UNSOLICITED:
             self._unsolicited(seat, item)
@@ -386,6 +503,9 @@ async def play_hand(engine: Hand, peers: Sequence[Peer], options: TableOptions,
 
         table = _Table(engine, peers, options, log, kill)
         table.out.started_at = trio.current_time()
+        if options.host_stalls:
+            table.monitor = LoopMonitor()
+            nursery.start_soon(table.monitor.run)
         send, receive = trio.open_memory_channel[Stamped](64)
         async with send:
             for seat, peer in enumerate(peers):

@@ -3,7 +3,8 @@
 For each hand folder the recorded deal and inputs are run through the engine
 again, and everything written is checked against that re-run: the structured
 events, the original-format ``game.log``, the result, fans and settlement, and
-the fines (recomputed from each answer's recorded time and limit). For a match
+the fines (recomputed from each answer's recorded time and limit, less the
+host's share where a host stall was recorded). For a match
 folder the scoresheet rows, its Total row and ``match.json`` are checked too.
 The first line that disagrees is reported with its file and line number.
 
@@ -26,7 +27,7 @@ from scoring.fans import HandError, score
 from server.engine.hand import EngineError, Hand, Input, replay
 from server.engine.legacy_log import format_legacy_log, parse_legacy_log, winning_hand
 from server.engine.record import event_json, legacy_log, replay_legacy
-from server.table import fine_for
+from server.table import fine_after_host
 
 # The original server spells 单钓将 as 单调将.
 LEGACY_NAMES = {"单调将": "单钓将"}
@@ -132,11 +133,18 @@ def _check_result(hand: Hand, row: dict[str, Any], path: Path, report: Report) -
     timings = row.get("timings")
     if timings is not None:
         fines = [0, 0, 0, 0]
-        for seat, ms, limit in timings:
-            fines[int(seat)] += fine_for(float(ms), int(limit))
+        for seat, ms, limit, *host in timings:  # host: the host stall's allowance, if any
+            fines[int(seat)] += fine_after_host(float(ms), int(limit), float(host[0]) if host
+                                                else 0.0)
         if fines != row.get("fines"):
             report.problems.append(f"{path}: fines are {row.get('fines')}, the recorded "
                                    f"answer times give {fines}")
+        stalls = [0, 0, 0, 0]
+        for seat, *rest in timings:
+            stalls[int(seat)] += len(rest) == 3  # (ms, limit, host ms): a host stall
+        if "host_stalls" in row and stalls != row["host_stalls"]:
+            report.problems.append(f"{path}: host stalls are {row['host_stalls']}, the "
+                                   f"recorded answer times give {stalls}")
 
 
 def _check_game_log(folder: Path, hand: Hand, header: dict[str, Any], report: Report) -> None:

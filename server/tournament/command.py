@@ -1,0 +1,171 @@
+"""``server tournament``: the console shell around the runner (progress, standings, reports)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import trio
+from rich.columns import Columns
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress_bar import ProgressBar
+from rich.table import Table
+
+from server.console import configure_logging
+from server.tournament.entries import EntriesError, load_entries
+from server.tournament.report import write_reports
+from server.tournament.runner import Runner, TournamentConfig
+from server.tournament.schedule import TablePlan
+from server.tournament.standings import Standings, standings
+from server.tournament.store import Store, StoreError
+
+
+def current_standings(store: Store, n: int) -> Standings:
+    entries = store.entries()
+    return standings([e.name for e in entries[:n]], store.table_results(), store.hand_rows(),
+                     len(entries))
+
+
+def standings_table(st: Standings, title: str) -> Table:
+    table = Table(title=title)
+    for col in ("#", "bot", "points", "/hand", "95% CI", "dup", "rating", "hands", "won",
+                "drawn", "fines", "faults", "stalls"):
+        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    for s in st.rows:
+        ci = f"{s.ci_low:+.1f}..{s.ci_high:+.1f}" if s.hands > 1 else "-"
+        table.add_row(str(s.rank), s.name, str(s.points), f"{s.per_hand:+.2f}", ci,
+                      f"{s.duplicate:+.2f}", f"{s.rating:.2f}", str(s.hands), str(s.wins),
+                      str(s.draws), str(s.fines), str(s.faults), str(s.stalls))
+    return table
+
+
+def write_all(config: TournamentConfig, store: Store) -> Standings:
+    n = len(config.entries)
+    st = current_standings(store, n)
+    plans = store.plans()
+    dirs = {(p.round, p.table): d for p in plans
+            if (d := store.log_dir(p.round, p.table)) is not None}
+    write_reports(config.out, st, store.entries(), store.plans("done"), store.meta(), dirs,
+                  store.host_stalls())
+    return st
+
+
+def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
+    """Play (or resume) the tournament; 0 when every table has been played."""
+    console = Console(stderr=True)
+    configure_logging(False)
+    config.out.mkdir(parents=True, exist_ok=True)
+    db = config.out / "tournament.sqlite"
+    if db.exists() and not resume:
+        console.print(f"[red]error:[/red] {db} exists: add --resume to go on with it, "
+                      "or choose another --out")
+        return 2
+    if resume and not db.exists():
+        console.print(f"[red]error:[/red] nothing to resume: no {db}")
+        return 2
+    store = Store(db)
+    try:
+        runner = Runner(config, store)
+        live = Live(console=console, refresh_per_second=2, transient=True,
+                    redirect_stderr=False) if not quiet else None
+        n = len(config.entries)
+
+        def view() -> Group:
+            p = runner.progress
+            done = f"{p.tables_done}/{p.tables_total} tables, {p.hands_done}/{p.hands_total} hands"
+            running = ", ".join(f"r{r}t{t} {h}" for (r, t), h in sorted(p.running.items()))
+            title = f"{config.format}, round {p.round or '-'}: {done}; host stalls {p.stalls}"
+            bar = ProgressBar(total=max(1, p.hands_total), completed=p.hands_done, width=40)
+            return Group(standings_table(latest[0], title),
+                         Columns([bar, f"{p.hands_done}/{p.hands_total} hands; "
+                                       f"playing: {running or '-'}"]))
+
+        latest = [current_standings(store, n)]
+
+        def listener(what: str, plan: TablePlan | None) -> None:
+            # Standings are recomputed when a table ends, not on every hand: this
+            # runs in the event loop that keeps the bots' clocks.
+            if live is None:
+                return
+            if what != "hand":
+                latest[0] = current_standings(store, n)
+            live.update(view())
+
+        runner.listener = listener
+        try:
+            if live is not None:
+                live.start()
+                live.update(view())
+            trio.run(runner.run)
+        except BaseExceptionGroup as group:  # Ctrl-C while tables play
+            if group.subgroup(KeyboardInterrupt) is None:
+                raise
+            raise KeyboardInterrupt from None
+        finally:
+            if live is not None:
+                live.stop()
+        st = write_all(config, store)
+        if quiet:
+            return 0
+        Console().print(standings_table(st, f"Final standings ({config.format}, seed "
+                                            f"{config.seed})"))
+        Console().print(f"host stalls: {store.host_stalls()}; reports in {config.out}/ "
+                        "(tournament.html, standings.csv, standings.json)")
+        return 0
+    except KeyboardInterrupt:
+        write_all(config, store)
+        console.print("stopped: finished tables are kept; go on with --resume")
+        return 130
+    except (StoreError, EntriesError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        return 2
+    finally:
+        store.close()
+
+
+def config_from_args(bots: Path | None, out: Path, resume: bool, **settings: object
+                     ) -> TournamentConfig:
+    """The tournament's settings: from the arguments, or from the stored file on --resume."""
+    db = out / "tournament.sqlite"
+    if bots is None:
+        if not (resume and db.exists()):
+            raise EntriesError("give BOTS (a bots file or folder), or --resume with --out DIR")
+        store = Store(db)
+        try:
+            meta, entries = store.meta(), [e for e in store.entries() if not e.fill_in]
+        finally:
+            store.close()
+        return TournamentConfig(
+            tuple(entries), meta["format"], int(meta["seed"]), int(meta["rounds"]), out,
+            groups=int(meta["groups"]), hands=int(meta["hands"]) if meta["hands"] else None,
+            jobs=int(str(settings["jobs"])), hero=int(meta["hero"] or 0))
+    entries = load_entries(bots)
+    hero_name = settings.get("hero")
+    hero = 0
+    if hero_name is not None:
+        names = [e.name for e in entries]
+        if hero_name not in names:
+            raise EntriesError(f"--hero {hero_name!r} is not one of the bots")
+        hero = names.index(str(hero_name))
+    fmt = str(settings["format"])
+    rounds = settings.get("rounds")
+    if rounds is None:
+        rounds = default_rounds(fmt, len(entries))
+    return TournamentConfig(tuple(entries), fmt, int(str(settings["seed"])), int(str(rounds)),
+                            out, groups=int(str(settings["groups"])),
+                            hands=None if settings.get("hands") is None
+                            else int(str(settings["hands"])),
+                            jobs=int(str(settings["jobs"])), hero=hero)
+
+
+def default_rounds(fmt: str, n: int) -> int:
+    """Swiss: enough rounds to sort the field (log base 4, plus one); round-robin: enough
+    for every pair to meet once on average; gauntlet: 3."""
+    if fmt == "swiss":
+        rounds, size = 1, 4
+        while size < n:
+            rounds, size = rounds + 1, size * 4
+        return rounds + 1
+    if fmt == "round-robin":
+        return max(1, -(-(n - 1) // 3))
+    return 3

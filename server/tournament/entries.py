@@ -1,0 +1,94 @@
+"""The field: a BOTS.toml file or a folder of bots, read into entries.
+
+BOTS.toml lists each bot as a table with a name and a command (a quoted
+command line, or a list of words)::
+
+    [[bot]]
+    name = "alice"
+    command = "python3 bots/alice.py --level 2"
+
+A folder holds one bot per file: each executable file, and each ``*.py`` file
+(run with this Python), named after the file's stem.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import tomllib
+from pathlib import Path
+
+from server.bots import BotCommandError, parse_command
+from server.tournament.store import Entry
+
+FILL_IN_NAME = "fill-in-{}"
+
+
+class EntriesError(ValueError):
+    """A bots file or folder that cannot be used."""
+
+
+def fill_in(k: int) -> Entry:
+    """The k-th house bot (0-based): the greedy sample AI with its own seed."""
+    return Entry(FILL_IN_NAME.format(k + 1),
+                 (sys.executable, "-m", "sample_ai.greedy", "--seed", str(1000 + k)), True)
+
+
+def load_entries(path: Path) -> list[Entry]:
+    entries = _from_folder(path) if path.is_dir() else _from_toml(path)
+    names = [e.name for e in entries]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise EntriesError(f"{path}: bot names must differ: {', '.join(dupes)}")
+    if len(entries) < 2:
+        raise EntriesError(f"{path}: a tournament needs at least two bots")
+    return entries
+
+
+def _from_toml(path: Path) -> list[Entry]:
+    base = path.parent
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise EntriesError(f"{path}: {exc}") from None
+    out = []
+    for i, item in enumerate(data.get("bot", [])):
+        name, command = item.get("name"), item.get("command")
+        if not isinstance(name, str) or not name or name.startswith("fill-in-"):
+            raise EntriesError(f"{path}: bot {i + 1} needs a name (not fill-in-N)")
+        if isinstance(command, list) and all(isinstance(w, str) for w in command):
+            command = shlex.join(command)
+        if not isinstance(command, str):
+            raise EntriesError(f"{path}: bot {name!r} needs a command")
+        try:
+            argv = parse_command(_rebase(command, base))
+        except BotCommandError as exc:
+            raise EntriesError(str(exc)) from None
+        out.append(Entry(name, tuple(argv)))
+    return out
+
+
+def _rebase(command: str, base: Path) -> str:
+    """Paths in the command that exist beside the bots file, not here, made to point there."""
+    words = shlex.split(command)
+    out = []
+    for word in words:
+        path = Path(word)
+        if ("/" in word or word.endswith(".py")) and not path.is_absolute() \
+                and not path.exists() and (base / path).exists():
+            word = str(base / path)
+        out.append(word)
+    return shlex.join(out)
+
+
+def _from_folder(folder: Path) -> list[Entry]:
+    out = []
+    for f in sorted(folder.iterdir()):
+        if not f.is_file() or f.name.startswith("."):
+            continue
+        if f.suffix == ".py":
+            out.append(Entry(f.stem, (sys.executable, str(f.resolve()))))
+        elif os.access(f, os.X_OK):
+            out.append(Entry(f.stem, (str(f.resolve()),)))
+    return out

@@ -1,0 +1,180 @@
+"""The tournament's standings as CSV, JSON and an HTML page.
+
+``tournament.html`` holds the standings, a chart of each bot's rating after
+every round (inline SVG; each round's marker links to that round's tables),
+the head-to-head table, and every table with a link to its match report
+(written by ``server.html_pages.write_match_report`` into ``matches/``).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from server.html_pages import write_match_report
+from server.tournament.schedule import TablePlan
+from server.tournament.standings import Standing, Standings
+from server.tournament.store import Entry
+
+COLUMNS = ("rank", "bot", "tables", "hands", "points", "per_hand", "ci_low", "ci_high",
+           "duplicate", "rating", "mu", "sigma", "wins", "draws", "fines", "faults",
+           "host_stalls")
+COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a04000",
+           "#2e4053", "#d4ac0d", "#cb4335", "#5dade2", "#58d68d")
+
+
+def _num(x: float) -> float | None:
+    return None if math.isinf(x) or math.isnan(x) else round(x, 3)
+
+
+def row_values(s: Standing) -> list[Any]:
+    return [s.rank, s.name, s.tables, s.hands, s.points, _num(s.per_hand), _num(s.ci_low),
+            _num(s.ci_high), _num(s.duplicate), _num(s.rating), _num(s.mu), _num(s.sigma),
+            s.wins, s.draws, s.fines, s.faults, s.stalls]
+
+
+def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
+            meta: dict[str, str], links: dict[tuple[int, int], str],
+            host_stalls: int) -> dict[str, Any]:
+    names = [e.name for e in entries]
+    return {
+        "settings": meta,
+        "standings": [dict(zip(COLUMNS, row_values(s), strict=True)) for s in standings.rows],
+        "rating_history": [{names[e]: round(v, 3) for e, v in h.items()}
+                           for h in standings.rating_history],
+        "head_to_head": [{"bot": names[a], "opponent": names[b], "ahead": w, "level": d,
+                          "behind": lo} for (a, b), (w, d, lo) in sorted(
+                              standings.head_to_head.items())],
+        "tables": [{"round": p.round, "table": p.table, "seed": p.seed,
+                    "players": [names[e] for e in p.players],
+                    "report": links.get((p.round, p.table))} for p in plans],
+        "host_stalls": host_stalls,
+    }
+
+
+def write_csv(standings: Standings, path: Path) -> None:
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(COLUMNS)
+        for s in standings.rows:
+            w.writerow(["" if v is None else v for v in row_values(s)])
+
+
+def write_match_reports(out: Path, plans: list[TablePlan],
+                        log_dirs: dict[tuple[int, int], Path]) -> dict[tuple[int, int], str]:
+    """Each finished table's match report (kept if already written); links relative to ``out``."""
+    links: dict[tuple[int, int], str] = {}
+    for p in plans:
+        root = log_dirs.get((p.round, p.table))
+        if root is None or not (root / "match.json").exists():
+            continue
+        page = out / "matches" / f"{root.name}.html"
+        if not page.exists():
+            write_match_report(root, page)
+        links[(p.round, p.table)] = f"matches/{page.name}"
+    return links
+
+
+def rating_chart(standings: Standings, names: list[str]) -> str:
+    """Each bot's rating after each round as an inline SVG line chart."""
+    history = standings.rating_history
+    width, plot, pad = 760, 320, 44
+    rows = [s.entry for s in standings.rows]
+    height = plot + 18 * len(rows)
+    values = [v for h in history for v in h.values()] or [0.0]
+    lo, hi = min(values), max(values)
+    span = (hi - lo) or 1.0
+    n = max(1, len(history))
+
+    def xy(i: int, v: float) -> tuple[float, float]:
+        x = pad + (width - 2 * pad) * (i / max(1, n - 1))
+        y = plot - pad - (plot - 2 * pad) * ((v - lo) / span)
+        return x, y
+
+    parts = []
+    for k, e in enumerate(rows):
+        colour = COLOURS[k % len(COLOURS)]
+        pts = [xy(i, h[e]) for i, h in enumerate(history) if e in h]
+        line = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+        parts.append(f"<polyline class='rating' data-bot='{html.escape(names[e])}' fill='none' "
+                     f"stroke='{colour}' stroke-width='2' points='{line}'>"
+                     f"<title>{html.escape(names[e])}</title></polyline>")
+        parts.append(f"<text x='{pad}' y='{plot + 18 * k}' fill='{colour}'>"
+                     f"{html.escape(names[e])}</text>")
+    for i in range(len(history)):
+        x, _ = xy(i, lo)
+        parts.append(f"<a href='#round-{i + 1}'><text x='{x:.1f}' y='{plot - pad + 16}' "
+                     f"text-anchor='middle'>round {i + 1}</text></a>")
+    return (f"<svg class='chart' width='{width}' height='{height}' role='img' "
+            f"aria-label='rating after each round'>"
+            f"<text x='4' y='{pad}'>{hi:.1f}</text><text x='4' y='{plot - pad}'>{lo:.1f}</text>"
+            + "".join(parts) + "</svg>")
+
+
+def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan],
+              meta: dict[str, str], links: dict[tuple[int, int], str], host_stalls: int) -> str:
+    names = [e.name for e in entries]
+    esc = html.escape
+    head = "".join(f"<th>{esc(c)}</th>" for c in COLUMNS)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{esc('' if v is None else str(v))}</td>" for v in row_values(s))
+        + "</tr>" for s in standings.rows)
+    order = [s.entry for s in standings.rows]
+    h2h_head = "".join(f"<th>{esc(names[e])}</th>" for e in order)
+    h2h_rows = []
+    for a in order:
+        cells = []
+        for b in order:
+            w, d, lo = standings.head_to_head.get((a, b), (0, 0, 0))
+            cells.append("<td>-</td>" if a == b else f"<td>{w}-{d}-{lo}</td>")
+        h2h_rows.append(f"<tr><th>{esc(names[a])}</th>{''.join(cells)}</tr>")
+    rounds: dict[int, list[str]] = {}
+    for p in plans:
+        link = links.get((p.round, p.table))
+        label = f"table {p.table}"
+        cell = f"<a class='match' href='{esc(link)}'>{label}</a>" if link else label
+        who = ", ".join(esc(names[e]) for e in p.players)
+        rounds.setdefault(p.round, []).append(f"<li>{cell}: {who}</li>")
+    tables = "".join(f"<h3 id='round-{r}'>Round {r}</h3><ul>{''.join(items)}</ul>"
+                     for r, items in sorted(rounds.items()))
+    title = f"Tournament ({esc(meta.get('format', ''))}, seed {esc(meta.get('seed', ''))})"
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<style>
+body {{ font-family: sans-serif; margin: 1.5em; }}
+table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 2px 6px; }}
+td {{ text-align: right; }} td:nth-child(2) {{ text-align: left; }}
+</style></head><body>
+<h1>{title}</h1>
+<p>{len(plans)} tables; host stalls (answers not fined because the host was late): {host_stalls}.
+Per hand: mean points per hand and its 95% confidence interval. Duplicate: points per hand
+against the others who played the same deals from the same seats. Rating: OpenSkill
+(Plackett-Luce) mu - 3 sigma. Head to head: tables ahead-level-behind.</p>
+<h2>Standings</h2>
+<table class="standings"><tr>{head}</tr>{body}</table>
+<h2>Rating after each round</h2>
+{rating_chart(standings, names)}
+<h2>Head to head</h2>
+<table class="h2h"><tr><th></th>{h2h_head}</tr>{''.join(h2h_rows)}</table>
+<h2>Tables</h2>
+{tables}
+</body></html>
+"""
+
+
+def write_reports(out: Path, standings: Standings, entries: list[Entry],
+                  plans: list[TablePlan], meta: dict[str, str],
+                  log_dirs: dict[tuple[int, int], Path], host_stalls: int) -> list[Path]:
+    """standings.csv, standings.json, tournament.html and each match's report in ``out``."""
+    links = write_match_reports(out, plans, log_dirs)
+    write_csv(standings, out / "standings.csv")
+    (out / "standings.json").write_text(
+        json.dumps(as_json(standings, entries, plans, meta, links, host_stalls), indent=1),
+        encoding="utf-8")
+    (out / "tournament.html").write_text(
+        html_page(standings, entries, plans, meta, links, host_stalls), encoding="utf-8")
+    return [out / "standings.csv", out / "standings.json", out / "tournament.html"]

@@ -1,0 +1,283 @@
+"""Play a tournament: tables in parallel in one trio run, each a ``run_match``.
+
+At most ``jobs`` tables play at once (a ``CapacityLimiter``). Every table plays
+with host-stall allowances on (``TableOptions.host_stalls``), so a table slowed
+by its neighbours does not cost its bots fines. A finished table is stored at
+once; a table that did not finish leaves nothing in the store, and its log
+folder is replaced when it is played again on ``--resume``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import structlog
+import trio
+
+from server.bots import Peer
+from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
+from server.seats import Launcher, ProcessLauncher, SeatRequest
+from server.table import TableOptions
+from server.tournament.entries import fill_in
+from server.tournament.schedule import (
+    TablePlan,
+    fill_ins,
+    gauntlet,
+    round_robin,
+    swiss_round,
+)
+from server.tournament.standings import HandRow, points_by_entry
+from server.tournament.store import Entry, PlayerResult, Store
+
+# Tables in parallel per CPU core by default: see bench/README.md, "Tournaments".
+JOBS_PER_CORE = 1
+
+
+def default_jobs() -> int:
+    return max(1, JOBS_PER_CORE * (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                                   else os.cpu_count() or 1))
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    entries: tuple[Entry, ...]  # the field, fill-ins not included
+    format: str  # swiss, round-robin, gauntlet
+    seed: int
+    rounds: int
+    out: Path
+    groups: int = 1
+    hands: int | None = None  # fewer hands per table than the groups give (quick tournaments)
+    jobs: int = 1
+    hero: int = 0  # gauntlet
+    options: TableOptions = field(default_factory=lambda: TableOptions(host_stalls=True))
+
+    def meta(self) -> dict[str, str]:
+        return {"format": self.format, "seed": str(self.seed), "rounds": str(self.rounds),
+                "groups": str(self.groups), "hands": str(self.hands or ""),
+                "hero": str(self.hero if self.format == "gauntlet" else "")}
+
+    def fill_in_count(self) -> int:
+        n = len(self.entries)
+        return -(n - 1) % 3 if self.format == "gauntlet" else fill_ins(n)
+
+    def all_entries(self) -> list[Entry]:
+        return [*self.entries, *(fill_in(k) for k in range(self.fill_in_count()))]
+
+    def hands_per_table(self) -> int:
+        return min(16 * self.groups, self.hands or 16 * self.groups)
+
+
+@dataclass(slots=True)
+class Progress:
+    """What the console shows: counts across all tables."""
+
+    tables_total: int = 0
+    tables_done: int = 0
+    hands_total: int = 0
+    hands_done: int = 0
+    running: dict[tuple[int, int], int] = field(default_factory=dict)  # table -> hands done
+    round: int = 0
+    stalls: int = 0
+    faults: int = 0
+
+
+class _Sides:
+    """Two kinds of work that never overlap: starting bots, and stopping them.
+
+    Stopping a bot sweeps up every stray child process of the server
+    (``server.sandbox.sweep``), and a bot being started by another table is, for
+    the moment its ``Popen`` runs in a worker thread, exactly such a child: it
+    would be killed before it said join. Starts may overlap each other, and
+    stops each other, but never a start and a stop.
+    """
+
+    def __init__(self) -> None:
+        self.busy = {"open": 0, "close": 0}
+        self.changed = trio.Condition()
+
+    @asynccontextmanager
+    async def side(self, mine: str) -> AsyncIterator[None]:
+        other = "close" if mine == "open" else "open"
+        async with self.changed:
+            while self.busy[other]:
+                await self.changed.wait()
+            self.busy[mine] += 1
+        try:
+            yield
+        finally:
+            with trio.CancelScope(shield=True):
+                async with self.changed:
+                    self.busy[mine] -= 1
+                    self.changed.notify_all()
+
+
+class _SidedPeer:
+    """A peer whose ``close`` waits for no bot to be starting."""
+
+    def __init__(self, inner: Peer, sides: _Sides) -> None:
+        self._inner = inner
+        self._sides = sides
+        self.label = inner.label
+
+    def __getattr__(self, name: str) -> Any:  # process, exit_detail, ...: the bot's own
+        return getattr(self._inner, name)
+
+    def send_nowait(self, data: bytes) -> int:
+        return self._inner.send_nowait(data)
+
+    async def send(self, data: bytes) -> None:
+        await self._inner.send(data)
+
+    async def receive_some(self) -> bytes:
+        return await self._inner.receive_some()
+
+    async def close(self) -> None:
+        with trio.CancelScope(shield=True):
+            async with self._sides.side("close"):
+                await self._inner.close()
+
+
+class TableLauncher:
+    """Each table's launcher: a process per seat, started apart from any stopping."""
+
+    def __init__(self, sides: _Sides, inner: Launcher | None = None) -> None:
+        self.sides = sides
+        self.inner = inner or ProcessLauncher()
+
+    async def open(self, request: SeatRequest, nursery: trio.Nursery) -> Peer:
+        async with self.sides.side("open"):
+            return _SidedPeer(await self.inner.open(request, nursery), self.sides)
+
+
+Listener = Callable[[str, TablePlan | None], None]  # ("hand" | "table" | "round", plan)
+
+
+def table_dir(out: Path, plan: TablePlan) -> Path:
+    return out / "matches" / f"r{plan.round:02d}-t{plan.table:02d}"
+
+
+class Runner:
+    def __init__(self, config: TournamentConfig, store: Store,
+                 listener: Listener | None = None) -> None:
+        self.config = config
+        self.store = store
+        self.entries = config.all_entries()
+        self.listener = listener
+        self.progress = Progress()
+        self.sides = _Sides()
+        self.log = structlog.get_logger().bind(tournament=str(config.out))
+
+    def _tell(self, what: str, plan: TablePlan | None = None) -> None:
+        if self.listener is not None:
+            self.listener(what, plan)
+
+    def schedule_known(self) -> None:
+        """Store every table that can be known now (every round but Swiss's later ones)."""
+        c, n = self.config, len(self.config.entries)
+        if c.format == "round-robin":
+            self.store.schedule(round_robin(n, c.seed, c.rounds))
+        elif c.format == "gauntlet":
+            self.store.schedule(gauntlet(n, c.seed, c.rounds, c.hero))
+        elif c.format == "swiss" and self.store.rounds_scheduled() == 0:
+            self.store.schedule(swiss_round(n, c.seed, 1, {}))
+
+    def _total_tables(self) -> int:
+        c = self.config
+        if c.format == "swiss":
+            return c.rounds * ((len(c.entries) + c.fill_in_count()) // 4)
+        return len(self.store.plans())
+
+    async def run(self) -> None:
+        c = self.config
+        self.store.initialise(c.meta(), self.entries)
+        self.schedule_known()
+        p = self.progress
+        p.tables_total = self._total_tables()
+        p.tables_done = len(self.store.plans("done"))
+        p.hands_total = p.tables_total * c.hands_per_table()
+        p.hands_done = p.tables_done * c.hands_per_table()
+        limiter = trio.CapacityLimiter(max(1, c.jobs))
+        if c.format != "swiss":
+            await self._play(self.store.plans("scheduled"), limiter)
+            return
+        for r in range(1, c.rounds + 1):
+            if r > self.store.rounds_scheduled():
+                points = points_by_entry(self.store.table_results(), len(c.entries))
+                self.store.schedule(swiss_round(len(c.entries), c.seed, r, points))
+            p.round = r
+            self._tell("round")
+            await self._play([t for t in self.store.plans("scheduled") if t.round == r], limiter)
+
+    async def _play(self, plans: list[TablePlan], limiter: trio.CapacityLimiter) -> None:
+        async with trio.open_nursery() as nursery:
+            for plan in plans:
+                nursery.start_soon(self._table, plan, limiter)
+
+    async def _table(self, plan: TablePlan, limiter: trio.CapacityLimiter) -> None:
+        async with limiter:
+            c = self.config
+            root = table_dir(c.out, plan)
+            if root.exists():  # left by a run that was stopped: the table is played again whole
+                shutil.rmtree(root)
+            root.parent.mkdir(parents=True, exist_ok=True)
+            self.store.started(plan, root)
+            players = tuple(Player(self.entries[e].name, self.entries[e].command)
+                            for e in plan.players)
+            config = MatchConfig(players, plan.seed, c.groups, root, c.options, "autoplay",
+                                 TableLauncher(self.sides), hands=c.hands)
+            key = (plan.round, plan.table)
+            self.progress.running[key] = 0
+
+            def on_hand(summary: HandSummary, result: MatchResult) -> None:
+                self.progress.running[key] += 1
+                self.progress.hands_done += 1
+                self.progress.stalls += sum(summary.outcome.host_stalls)
+                self.progress.faults += len(summary.faults)
+                self._tell("hand", plan)
+
+            try:
+                result = await run_match(config, on_hand, self.log.bind(table=f"{key}"))
+            finally:
+                done = self.progress.running.pop(key, 0)
+            if not result.completed:  # autoplay always completes; anything else is a bug
+                raise RuntimeError(f"table {key} did not complete ({done} hands)")
+            rows, kinds = hand_rows(plan, result)
+            self.store.finish(plan, player_results(plan, result, rows), rows, kinds)
+            self.progress.tables_done += 1
+            self._tell("table", plan)
+
+
+def hand_rows(plan: TablePlan, result: MatchResult) -> tuple[list[HandRow], list[str]]:
+    rows: list[HandRow] = []
+    kinds: list[str] = []
+    for h in result.hands:
+        engine_result = h.outcome.engine.result
+        winner = None if engine_result is None else engine_result.winner
+        kind = "draw" if engine_result is None or engine_result.kind is None \
+            else engine_result.kind.value
+        faulted = {player for player, _ in h.faults}
+        for seat, player in enumerate(h.plan.seats):
+            rows.append(HandRow(plan.round, plan.table, h.plan.number, h.plan.group,
+                                h.plan.deal_index, seat, plan.players[player], h.points[player],
+                                h.fines[player], player in faulted,
+                                h.outcome.host_stalls[seat], winner == seat, winner is None))
+            kinds.append(kind)
+    return rows, kinds
+
+
+def player_results(plan: TablePlan, result: MatchResult,
+                   rows: list[HandRow]) -> list[PlayerResult]:
+    out = []
+    for player, totals in enumerate(result.totals):
+        entry = plan.players[player]
+        mine = [r for r in rows if r.entry == entry]
+        out.append(PlayerResult(entry, totals.points, totals.fines, totals.faults, totals.wins,
+                                sum(r.drawn for r in mine), sum(r.stalls for r in mine),
+                                len(mine)))
+    return out

@@ -1,0 +1,210 @@
+"""Tournaments end to end: a 12-bot Swiss run with ``server tournament``, killed and resumed.
+
+The field: five greedy and five random sample AIs with different seeds, a bot
+slow on its first turn of every hand (1.1 s for a 1 s limit: fined 1 point a
+hand) and a bot that crashes in every hand. Tables play 2 hands each, two at a
+time (``--jobs 2``), three rounds. One run goes uninterrupted; another is
+killed with SIGKILL once round 1 is stored and then resumed: the standings
+must be the same, to the byte.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server.tournament.store import Store
+from server.verify import verify_path
+from tests.browser import open_page
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+MARK = "TOURNAMENT_TEST_MARK"
+ARGS = ("--format", "swiss", "--rounds", "3", "--hands", "2", "--jobs", "2", "--seed", "7")
+
+
+def bots_toml(folder: Path) -> Path:
+    lines = []
+    for i in range(1, 6):
+        lines += ["[[bot]]", f'name = "greedy{i}"',
+                  f'command = ["{PY}", "{ROOT}/sample_ai/greedy.py", "--seed", "{i}"]']
+        lines += ["[[bot]]", f'name = "random{i}"',
+                  f'command = ["{PY}", "{ROOT}/sample_ai/random_bot.py", "--seed", "{i}"]']
+    lines += ["[[bot]]", 'name = "slow"',
+              f'command = ["{PY}", "{ROOT}/tests/bots/slow.py", "--delay", "1.1", "--turns", "1"]',
+              "[[bot]]", 'name = "crash"',
+              f'command = ["{PY}", "{ROOT}/tests/bots/crash_mid_hand.py"]']
+    path = folder / "bots.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def server(*args: str, mark: str) -> subprocess.Popen[str]:
+    env = {**os.environ, MARK: mark, "COLUMNS": "160"}
+    return subprocess.Popen([PY, "-m", "server.cli", "tournament", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def marked(mark: str) -> list[int]:
+    """Live processes started by a test run (they carry its mark in their environment)."""
+    needle = f"{MARK}={mark}\0".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if needle in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def wait_gone(mark: str, seconds: float = 10.0) -> None:
+    end = time.monotonic() + seconds
+    while marked(mark) and time.monotonic() < end:
+        time.sleep(0.1)
+    left = marked(mark)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes left behind: {left}"
+
+
+def run_to_end(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    mark = uuid.uuid4().hex
+    proc = server(*args, mark=mark)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        proc.kill()
+        proc.wait()
+        wait_gone(mark)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("swiss")
+    out = folder / "out"
+    done = run_to_end(str(bots_toml(folder)), *ARGS, "--out", str(out))
+    assert done.returncode == 0, done.stderr[-3000:]
+    yield out
+
+
+def test_twelve_bot_swiss_completes_with_every_table_stored(uninterrupted: Path) -> None:
+    db = sqlite3.connect(uninterrupted / "tournament.sqlite")
+    try:
+        tables = db.execute("SELECT round, status FROM tables").fetchall()
+        assert len(tables) == 9 and {s for _, s in tables} == {"done"}
+        assert db.execute("SELECT COUNT(*) FROM hands").fetchone()[0] == 9 * 2 * 4
+        per_bot = dict(db.execute("SELECT e.name, SUM(h.fines) FROM hands h JOIN entries e "
+                                  "ON e.id = h.entry GROUP BY e.name").fetchall())
+        faults = dict(db.execute("SELECT e.name, SUM(h.faulted) FROM hands h JOIN entries e "
+                                 "ON e.id = h.entry GROUP BY e.name").fetchall())
+    finally:
+        db.close()
+    assert per_bot["slow"] == 6, per_bot  # 1 point in each of its 6 hands
+    assert faults["crash"] == 6, faults
+    assert all(f == 0 for name, f in per_bot.items() if name != "slow"), per_bot
+    standings = json.loads((uninterrupted / "standings.json").read_text())
+    assert len(standings["standings"]) == 12
+    assert len(standings["rating_history"]) == 3
+    for match in sorted((uninterrupted / "matches").glob("r*-t*/")):
+        if match.is_dir() and not match.name.endswith("-hands"):
+            report = verify_path(match)
+            assert report.ok, report.problems
+
+
+def test_killed_and_resumed_gives_the_same_standings(uninterrupted: Path,
+                                                     tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    mark = uuid.uuid4().hex
+    proc = server(str(bots_toml(tmp_path)), *ARGS, "--out", str(out), mark=mark)
+    db_path = out / "tournament.sqlite"
+    try:
+        end = time.monotonic() + 90
+        while time.monotonic() < end and proc.poll() is None:
+            time.sleep(0.2)
+            if db_path.exists():
+                store = Store(db_path)
+                try:
+                    if len(store.plans("done")) >= 4:
+                        break
+                finally:
+                    store.close()
+        assert proc.poll() is None, "the tournament ended before it could be killed"
+        proc.send_signal(signal.SIGKILL)  # no chance to clean up: a power cut
+    finally:
+        proc.kill()
+        proc.communicate()
+        wait_gone(mark)
+        # A killed server cannot remove its bots' scratch folders: do it for it.
+        for scratch in Path(tempfile.gettempdir()).glob(f"mahjong-bots-{proc.pid}-*"):
+            shutil.rmtree(scratch, ignore_errors=True)
+    store = Store(db_path)
+    try:
+        done_before = len(store.plans("done"))
+        assert 4 <= done_before < 9
+    finally:
+        store.close()
+    resumed = run_to_end("--resume", "--out", str(out), "--jobs", "2")
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    for name in ("standings.csv", "standings.json"):
+        a = (uninterrupted / name).read_text().replace(str(uninterrupted), "")
+        b = (out / name).read_text().replace(str(out), "")
+        assert a == b, name
+
+
+def test_resume_refuses_a_different_field(uninterrupted: Path, tmp_path: Path) -> None:
+    other = bots_toml(tmp_path)
+    other.write_text(other.read_text().replace('"greedy1"', '"greedy-one"'))
+    done = run_to_end(str(other), *ARGS, "--out", str(uninterrupted), "--resume", timeout=30)
+    assert done.returncode == 2
+    assert "differ" in done.stderr
+
+
+def test_html_report_shows_standings_rating_chart_and_links(uninterrupted: Path) -> None:
+    page_path = uninterrupted / "tournament.html"
+    with open_page(page_path.as_uri()) as (page, errors):
+        assert page.locator("table.standings tr").count() == 13
+        assert page.locator("svg.chart polyline.rating").count() == 12
+        links = page.locator("a.match")
+        assert links.count() == 9
+        href = links.first.get_attribute("href")
+        assert href is not None
+        page.goto((uninterrupted / href).as_uri())
+        assert "Standings" in page.content()
+        assert not errors, errors
+
+
+def test_gauntlet_and_round_robin_from_a_folder_of_bots(tmp_path: Path) -> None:
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    for name in ("ann", "bob", "cid", "dee", "eve"):
+        (folder / f"{name}.py").write_text((ROOT / "tests/bots/drawbot.py").read_text())
+    out = tmp_path / "g"
+    done = run_to_end(str(folder), "--format", "gauntlet", "--hero", "cid", "--rounds", "1",
+                      "--hands", "1", "--out", str(out), timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    tables = json.loads((out / "standings.json").read_text())["tables"]
+    assert [t["players"][0] for t in tables] == ["cid", "cid"]
+    assert sorted(p for t in tables for p in t["players"][1:]) == \
+        ["ann", "bob", "dee", "eve", "fill-in-1", "fill-in-2"]
+    out = tmp_path / "rr"
+    done = run_to_end(str(folder), "--format", "round-robin", "--hands", "1", "--out", str(out),
+                      timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    standings = json.loads((out / "standings.json").read_text())
+    assert len(standings["tables"]) == 2 * 2  # ceil(4 / 3) rounds of two tables
+    assert {s["bot"] for s in standings["standings"]} == {"ann", "bob", "cid", "dee", "eve"}

@@ -1,0 +1,176 @@
+"""The pure parts of tournaments: schedules, standings, the store and the bots file."""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from server.tournament.entries import EntriesError, fill_in, load_entries
+from server.tournament.schedule import (
+    gauntlet,
+    pair_meetings,
+    round_robin,
+    round_seed,
+    swiss_round,
+)
+from server.tournament.standings import (
+    HandRow,
+    TableResult,
+    duplicate_scores,
+    head_to_head,
+    mean_ci,
+    ratings,
+    standings,
+)
+from server.tournament.store import Entry, PlayerResult, Store, StoreError
+
+# --- schedules -------------------------------------------------------------------------
+
+
+def test_swiss_first_round_is_a_seeded_shuffle_and_later_rounds_seat_by_standing() -> None:
+    first = swiss_round(12, 7, 1, {})
+    assert first == swiss_round(12, 7, 1, {})
+    assert first != swiss_round(12, 8, 1, {})
+    assert sorted(p for t in first for p in t.players) == list(range(12))
+    points = {e: 100 - 10 * e for e in range(12)}  # entry 0 leads, 11 is last
+    second = swiss_round(12, 7, 2, points)
+    assert [t.players for t in second] == [(0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11)]
+    assert len({t.seed for t in second}) == 1, "a round's tables play the same deals"
+    assert second[0].seed == round_seed(7, 2) != round_seed(7, 1)
+
+
+def test_swiss_ties_are_broken_by_the_seeded_order_not_by_entry_number() -> None:
+    first = swiss_round(8, 3, 1, {})
+    order = [p for t in first for p in t.players]
+    again = swiss_round(8, 3, 2, dict.fromkeys(range(8), 0))
+    assert [p for t in again for p in t.players] == order
+
+
+def test_a_field_not_a_multiple_of_four_gets_fill_ins_at_the_lowest_table() -> None:
+    tables = swiss_round(10, 1, 2, {e: -e for e in range(10)})
+    assert [t.players for t in tables] == [(0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11)]
+    assert fill_in(0).fill_in and fill_in(0).name == "fill-in-1"
+
+
+def test_round_robin_meets_every_pair_about_equally_often() -> None:
+    plans = round_robin(12, 5, 11)
+    met = pair_meetings(plans, 12)
+    assert len(met) == 66, "every pair met"
+    assert max(met.values()) - min(met.values()) <= 2
+    assert plans == round_robin(12, 5, 11)
+
+
+def test_gauntlet_puts_the_hero_at_every_table_against_the_whole_field() -> None:
+    plans = gauntlet(8, 2, 3, hero=5)
+    assert all(t.players[0] == 5 for t in plans)
+    for r in (1, 2, 3):
+        field = sorted(p for t in plans if t.round == r for p in t.players[1:])
+        assert field == [0, 1, 2, 3, 4, 6, 7, 8, 9]  # 7 others and 2 fill-ins
+
+
+# --- standings ---------------------------------------------------------------------------
+
+
+def test_mean_ci_uses_student_t_for_few_hands() -> None:
+    mean, lo, hi = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5
+    half = 3.182 * math.sqrt(5 / 3) / 2  # t(0.975, 3) * s / sqrt(n)
+    assert lo == pytest.approx(2.5 - half) and hi == pytest.approx(2.5 + half)
+    assert mean_ci([5.0])[1:] == (-math.inf, math.inf)
+
+
+def _hand(entry: int, seat: int, points: int, deal: int = 0, table: int = 1) -> HandRow:
+    return HandRow(1, table, deal, 0, deal, seat, entry, points, 0, False, 0, points > 0,
+                   False)
+
+
+def test_duplicate_score_compares_players_of_the_same_deal_and_seat() -> None:
+    # Seat 0 of deal 0 is a lucky deal: everyone scores there, bot 1 best of all.
+    hands = [_hand(0, 0, 10, table=1), _hand(1, 0, 16, table=2), _hand(2, 0, 10, table=3),
+             _hand(0, 1, -4, table=1), _hand(1, 1, -4, table=2), _hand(2, 1, -10, table=3)]
+    dup = duplicate_scores(hands)
+    assert dup[1] == [6.0, 3.0]
+    assert dup[0] == [-3.0, 3.0]
+    assert dup[2] == [-3.0, -6.0]
+
+
+def test_ratings_follow_the_table_order_and_shared_places() -> None:
+    tables = [TableResult(1, 1, (0, 1, 2, 3), (30, 10, -10, -30)),
+              TableResult(2, 1, (0, 1, 2, 3), (30, 10, -10, -30))]
+    rated, history = ratings(tables, 4)
+    ordinals = [rated[e][0] - 3 * rated[e][1] for e in range(4)]
+    assert ordinals == sorted(ordinals, reverse=True)
+    assert len(history) == 2
+    level, _ = ratings([TableResult(1, 1, (0, 1, 2, 3), (0, 0, 0, 0))], 4)
+    assert len({round(mu, 9) for mu, _ in level.values()}) == 1
+
+
+def test_head_to_head_counts_tables_ahead_level_behind() -> None:
+    tables = [TableResult(1, 1, (0, 1, 2, 3), (5, 5, 0, -10)),
+              TableResult(2, 1, (1, 0, 2, 3), (8, 2, 0, -10))]
+    h2h = head_to_head(tables, 4)
+    assert h2h[(0, 1)] == (0, 1, 1)
+    assert h2h[(1, 0)] == (1, 1, 0)
+    assert h2h[(0, 3)] == (2, 0, 0)
+
+
+def test_standings_rank_by_points_and_leave_fill_ins_out() -> None:
+    tables = [TableResult(1, 1, (0, 1, 2, 3), (6, -2, -2, -2))]
+    hands = [_hand(0, 0, 6), _hand(1, 1, -2), _hand(2, 2, -2), _hand(3, 3, -2)]
+    st = standings(["a", "b", "c"], tables, hands, 4)
+    assert st.rows[0].name == "a"
+    assert len(st.rows) == 3
+    assert all(e < 3 for h in st.rating_history for e in h)
+
+
+# --- the store and the bots file ------------------------------------------------------------
+
+
+def test_store_keeps_whole_tables_and_refuses_other_settings(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    store = Store(db)
+    entries = [Entry(f"b{i}", ("x", str(i))) for i in range(4)]
+    meta = {"format": "swiss", "seed": "1", "rounds": "1", "groups": "1", "hands": "",
+            "hero": ""}
+    store.initialise(meta, entries)
+    plan = swiss_round(4, 1, 1, {})[0]
+    store.schedule([plan])
+    store.schedule([plan])  # scheduling again changes nothing
+    assert store.plans("scheduled") == [plan]
+    rows = [_hand(e, s, 3 if s == 0 else -1) for s, e in enumerate(plan.players)]
+    store.finish(plan, [PlayerResult(e, 0, 0, 0, 0, 0, 0, 1) for e in plan.players], rows,
+                 ["tsumo"] * 4)
+    store.close()
+    again = Store(db)
+    assert again.plans("done") == [plan]
+    assert again.hand_rows() == rows
+    with pytest.raises(StoreError):
+        again.initialise({**meta, "seed": "2"}, entries)
+    again.close()
+    # The schema can be read without the server.
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT COUNT(*) FROM hands WHERE result = 'tsumo'").fetchone()[0] == 4
+    con.close()
+
+
+def test_bots_file_and_folder(tmp_path: Path) -> None:
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "alpha.py").write_text("print('join')\n")
+    (tmp_path / "bots" / "notes.txt").write_text("not a bot\n")
+    with pytest.raises(EntriesError, match="at least two"):
+        load_entries(tmp_path / "bots")
+    (tmp_path / "bots" / "beta.py").write_text("print('join')\n")
+    found = load_entries(tmp_path / "bots")
+    assert [e.name for e in found] == ["alpha", "beta"]
+    toml = tmp_path / "bots.toml"
+    toml.write_text('[[bot]]\nname = "a"\ncommand = ["python3", "bots/alpha.py"]\n'
+                    '[[bot]]\nname = "b"\ncommand = "python3 bots/beta.py --seed 2"\n')
+    bots = tmp_path / "bots"
+    assert [e.command[1:] for e in load_entries(toml)] == [
+        (str(bots / "alpha.py"),), (str(bots / "beta.py"), "--seed", "2")]
+    toml.write_text(toml.read_text().replace('"b"', '"a"'))
+    with pytest.raises(EntriesError, match="must differ"):
+        load_entries(toml)
