@@ -49,7 +49,7 @@ import structlog
 import trio
 
 from protocol.framing import FramingError, LineBuffer, encode_line
-from protocol.messages import Join, MalformedLine, MHu, format_line, parse_from_ai
+from protocol.messages import FromAI, Join, MalformedLine, MHu, format_line, parse_from_ai
 from scoring.settlement import WinKind
 from server.bots import Peer
 from server.engine.hand import SEATS, TIME_LIMIT_MS, Expect, Hand, Verdict
@@ -358,31 +358,43 @@ class _Table:
                 if not self.joined[seat]:
                     self.fault(seat, "no-join")
 
-    def _on_join_line(self, seat: int, item: str | FramingError | Eof, at: float) -> None:
+    def _message(self, seat: int, item: str | FramingError | Eof, at: float,
+                 stray: bool = False) -> tuple[str, FromAI] | None:
+        """The line a seat sent and its message, or None once it is dealt with.
+
+        Logs the line; a closed stream, a bad line or a line that is no message
+        faults the seat; a blank line (or any line, when ``stray``) is chatter.
+        """
         if seat in self.out.faults:
-            return
+            return None
         if item is EOF:
             self.fault(seat, _closed_output(self.peers[seat]))
-            return
+            return None
         if isinstance(item, FramingError):
             self._note(seat, "<", repr(item.raw), at)
             self.fault(seat, f"malformed: {item.reason}")
-            return
+            return None
         assert isinstance(item, str)
         self._note(seat, "<", item, at)
         self.log.debug("recv", seat=seat, line=item)
-        if self.joined[seat] or item == "":  # a blank line is chatter, not a message
+        if stray or item == "":  # a blank line is chatter, not a message
             self._unsolicited(seat, item)
-            return
+            return None
         try:
-            message = parse_from_ai(item)
+            return item, parse_from_ai(item)
         except MalformedLine as exc:
             self.fault(seat, f"malformed: {exc.reason}")
+            return None
+
+    def _on_join_line(self, seat: int, item: str | FramingError | Eof, at: float) -> None:
+        got = self._message(seat, item, at, stray=self.joined[seat])
+        if got is None:
             return
+        text, message = got
         if isinstance(message, Join):
             self.joined[seat] = True
         else:
-            self.fault(seat, f"no-join: said {item[:40]!r} first")
+            self.fault(seat, f"no-join: said {text[:40]!r} first")
 
     async def play(self, lines: trio.MemoryReceiveChannel[Stamped]) -> None:
         engine = self.engine
@@ -428,26 +440,10 @@ class _Table:
 
     def _on_line(self, seat: int, item: str | FramingError | Eof, stamp: Stamp) -> None:
         at = stamp.at
-        if seat in self.out.faults:
+        got = self._message(seat, item, at)
+        if got is None:
             return
-        if item is EOF:
-            self.fault(seat, _closed_output(self.peers[seat]))
-            return
-        if isinstance(item, FramingError):
-            self._note(seat, "<", repr(item.raw), at)
-            self.fault(seat, f"malformed: {item.reason}")
-            return
-        assert isinstance(item, str)
-        self._note(seat, "<", item, at)
-        self.log.debug("recv", seat=seat, line=item)
-        if item == "":  # a blank line is chatter, not a message
-            self._unsolicited(seat, item)
-            return
-        try:
-            message = parse_from_ai(item)
-        except MalformedLine as exc:
-            self.fault(seat, f"malformed: {exc.reason}")
-            return
+        item, message = got
         prompt = self.prompt_at[seat]
         expect = self.engine.waiting.get(seat)
         if expect is None or prompt is None or stamp.seq < prompt.seq:
