@@ -168,6 +168,13 @@ class RemotePeer:
     def live(self) -> bool:
         return self._conn is not None and not self._closed and not self._eof
 
+    @property
+    def missing_reason(self) -> str | None:
+        """Why no client has joined this seat, for the fault's cause."""
+        if self._conn is not None:
+            return None
+        return self._slot.last_refusal or "no connection"
+
     def _stream(self) -> trio.SocketStream:
         if self._closed or self._conn is None:
             raise trio.ClosedResourceError(f"remote seat {self.name} is not connected")

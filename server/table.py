@@ -356,7 +356,9 @@ class _Table:
                 continue
             for seat in range(SEATS):
                 if not self.joined[seat]:
-                    self.fault(seat, "no-join")
+                    # A remote seat can say why nobody came (no connection, a bad token).
+                    reason = getattr(self.peers[seat], "missing_reason", None)
+                    self.fault(seat, f"no-join: {reason}" if reason else "no-join")
 
     def _message(self, seat: int, item: str | FramingError | Eof, at: float,
                  stray: bool = False) -> tuple[str, FromAI] | None:

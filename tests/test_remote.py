@@ -278,7 +278,7 @@ async def test_wrong_token_is_refused_and_the_seat_faults_no_join(tmp_path: Path
     with capture_logs() as logs:
         (summary,) = await play(["tcp:p0", DRAWBOT, DRAWBOT, DRAWBOT], [0], tmp_path, [wrong])
     assert answers == ["error wrong token for p0"]
-    assert faults_by_player(summary) == {0: "no-join"}
+    assert faults_by_player(summary) == {0: "no-join: wrong token from 127.0.0.1"}
     assert summary.outcome.engine.result is not None  # the hand was played to its end
     refused = [e for e in logs if e["event"] == "remote_refused"]
     assert refused[0]["reason"] == "wrong token for p0"
@@ -315,7 +315,7 @@ async def test_a_client_that_says_nothing_is_dropped_at_the_handshake_deadline(
     (summary,) = await play(["tcp:p0", DRAWBOT, DRAWBOT, DRAWBOT], [0], tmp_path, [silent],
                             limits=RemoteLimits(handshake=0.3))
     assert 0.3 <= took[0] < 3.0
-    assert faults_by_player(summary) == {0: "no-join"}
+    assert faults_by_player(summary) == {0: "no-join: no connection"}
 
 
 async def test_a_megabyte_without_newline_is_refused_at_the_line_cap(tmp_path: Path) -> None:
@@ -347,7 +347,7 @@ async def test_a_megabyte_without_newline_is_refused_at_the_line_cap(tmp_path: P
     assert refused["reason"] == "malformed: line longer than 4096 bytes"
     assert refused["line"].startswith("b'\\x1b[31mxxx")  # escaped, and short
     assert len(refused["line"]) < 100
-    assert faults_by_player(summary) == {0: "no-join"}
+    assert faults_by_player(summary) == {0: "no-join: no connection"}
 
 
 async def test_garbage_before_join_never_takes_a_seat(tmp_path: Path) -> None:
@@ -360,7 +360,7 @@ async def test_garbage_before_join_never_takes_a_seat(tmp_path: Path) -> None:
     (summary,) = await play(["tcp:p0", DRAWBOT, DRAWBOT, DRAWBOT], [0], tmp_path, [garbage])
     assert answers == ["error the first line must be: join NAME TOKEN"] * 2 + [
         "error no remote seat is named p1", "error malformed: line is not ASCII"]
-    assert faults_by_player(summary) == {0: "no-join"}
+    assert faults_by_player(summary) == {0: "no-join: no connection"}
 
 
 async def test_a_client_that_disconnects_mid_hand_is_closed_output_and_plays_the_next(
@@ -392,7 +392,7 @@ async def test_a_client_that_comes_for_some_hands_only_is_no_join_in_the_others(
 
     summaries = await play(["tcp:p0", DRAWBOT, DRAWBOT, DRAWBOT], [0, 1, 2], tmp_path,
                            [sometimes], between=between)
-    assert [faults_by_player(s) for s in summaries] == [{}, {0: "no-join"}, {}]
+    assert [faults_by_player(s) for s in summaries] == [{}, {0: "no-join: no connection"}, {}]
     assert all(s.outcome.engine.result is not None for s in summaries)
 
 
