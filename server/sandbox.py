@@ -29,6 +29,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,15 +123,35 @@ def bwrap_path() -> str:
     return path
 
 
+def _tmp_roots(paths: Iterable[str]) -> list[str]:
+    """Top folders under /tmp that the bot's program, the server or its Python live in.
+
+    The sandbox's private /tmp would hide them; they are bound back read-only.
+    """
+    roots: set[str] = set()
+    for text in paths:
+        if not os.path.isabs(text):
+            continue
+        for path in (Path(text), Path(text).resolve()):
+            parts = path.parts
+            if len(parts) > 2 and parts[1] == "tmp":
+                roots.add(str(Path(*parts[:3])))
+    return sorted(roots)
+
+
 def bwrap_argv(argv: Iterable[str], limits: BotLimits, bwrap: str = "bwrap") -> list[str]:
     """``argv`` run under bubblewrap: read-only system, private /tmp, no network."""
+    argv = list(argv)
     scratch = [] if limits.file_mb is None else ["--size", str(limits.file_mb * MB)]
+    rebind = [arg for root in _tmp_roots([*argv, os.getcwd(), sys.prefix, sys.executable])
+              if os.path.exists(root) for arg in ("--ro-bind", root, root)]
     return [
         bwrap,
         "--ro-bind", "/", "/",
         "--dev", "/dev",
         "--proc", "/proc",
         *scratch, "--tmpfs", "/tmp",
+        *rebind,
         "--chdir", "/tmp",
         "--unshare-all",  # network, PID, IPC, UTS, cgroup (and user where it can)
         "--cap-drop", "ALL",

@@ -152,3 +152,19 @@ def test_exit_statuses_name_the_limit_that_stopped_the_bot(
 def test_an_unknown_sandbox_is_refused() -> None:
     with pytest.raises(SandboxError, match="must be one of none, bwrap"):
         Sandbox(kind="docker").check()
+
+
+
+def test_a_program_under_tmp_stays_visible_inside_the_private_tmp(tmp_path: Path) -> None:
+    """The sandbox mounts its own /tmp; a checkout under /tmp is bound back read-only."""
+    from server.sandbox import BotLimits, bwrap_argv
+
+    if tmp_path.parts[:2] != ("/", "tmp"):
+        pytest.skip(f"the test folder {tmp_path} is not under /tmp")
+    bot = tmp_path / "bot.py"
+    bot.write_text("print('join')\n")
+    argv = bwrap_argv([sys.executable, str(bot)], BotLimits())
+    root = str(Path(*tmp_path.parts[:3]))
+    tmpfs = argv.index("--tmpfs")
+    bind = [i for i in range(len(argv) - 2) if argv[i:i + 3] == ["--ro-bind", root, root]]
+    assert bind and bind[0] > tmpfs  # mounted on top of the private /tmp
