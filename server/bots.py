@@ -125,14 +125,7 @@ class ProcessPeer:
             raise trio.ClosedResourceError("the bot was stopped")
         if not isinstance(stdin, trio.lowlevel.FdStream):
             return 0  # not a pipe we can write to directly: let send() do it all
-        try:
-            return os.write(stdin.fileno(), data)
-        except BlockingIOError:
-            return 0
-        except (BrokenPipeError, ConnectionResetError) as exc:
-            raise trio.BrokenResourceError(str(exc)) from None
-        except OSError as exc:  # EBADF: closed under us
-            raise trio.ClosedResourceError(str(exc)) from None
+        return write_nowait(stdin.fileno(), data)
 
     async def send(self, data: bytes) -> None:
         assert self.process.stdin is not None
@@ -236,6 +229,18 @@ def _remove_work_dir(path: Path) -> None:
     if path.parent.name.startswith("mahjong-bots-"):  # our temporary root, when empty
         with contextlib.suppress(OSError):
             path.parent.rmdir()
+
+
+def write_nowait(fd: int, data: bytes) -> int:
+    """One write to a non-blocking pipe or socket: the bytes it took, in trio's errors."""
+    try:
+        return os.write(fd, data)
+    except BlockingIOError:
+        return 0
+    except (BrokenPipeError, ConnectionResetError) as exc:
+        raise trio.BrokenResourceError(str(exc)) from None
+    except OSError as exc:  # EBADF: closed under us
+        raise trio.ClosedResourceError(str(exc)) from None
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:

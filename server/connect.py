@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import trio
 
 from protocol.framing import MAX_LINE, encode_line
-from server.bots import ProcessPeer, start_bot
+from server.bots import ProcessPeer, start_bot, write_nowait
 
 BOT_JOIN_LIMIT = 60.0  # seconds for the local bot to say its first line
 MAX_SILENT = 3  # connections in a row closed before any line: the bridge stops
@@ -131,10 +131,7 @@ async def _send(stream: trio.SocketStream, data: bytes) -> None:
 
     It saves a pass through trio's scheduler on nearly every answer.
     """
-    try:
-        taken = os.write(stream.socket.fileno(), data)
-    except BlockingIOError:
-        taken = 0
+    taken = write_nowait(stream.socket.fileno(), data)
     if taken < len(data):
         await stream.send_all(data[taken:])
 

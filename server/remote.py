@@ -41,7 +41,7 @@ import trio
 
 from protocol.framing import MAX_LINE, FramingError, decode_line, encode_line
 from protocol.messages import Join, MalformedLine, parse_from_ai
-from server.bots import Peer
+from server.bots import Peer, write_nowait
 from server.seats import Launcher, ProcessLauncher, SeatRequest
 
 PREFIX = "tcp:"  # an AI argument tcp:NAME is a remote seat
@@ -182,15 +182,7 @@ class RemotePeer:
 
     def send_nowait(self, data: bytes) -> int:
         """One non-blocking write to the socket (it is non-blocking): the bytes it took."""
-        stream = self._stream()
-        try:
-            return os.write(stream.socket.fileno(), data)
-        except BlockingIOError:
-            return 0
-        except (BrokenPipeError, ConnectionResetError) as exc:
-            raise trio.BrokenResourceError(str(exc)) from None
-        except OSError as exc:  # EBADF: closed under us
-            raise trio.ClosedResourceError(str(exc)) from None
+        return write_nowait(self._stream().socket.fileno(), data)
 
     async def send(self, data: bytes) -> None:
         taken = self.send_nowait(data)
