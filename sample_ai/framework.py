@@ -112,7 +112,7 @@ class Table:
     seen: list[int] = field(default_factory=lambda: [0] * N_KINDS)
     wall_left: int = WALL_AFTER_DEAL
     last_discard: tuple[int, Tile] | None = None  # (seat, tile) open to claims
-    _waits_key: tuple[tuple[int, ...], int] | None = field(default=None, repr=False)
+    _waits_key: tuple[tuple[Tile, ...], int] | None = field(default=None, repr=False)
     _waits: frozenset[Tile] = field(default=frozenset(), repr=False)
 
     # --- views ---------------------------------------------------------------
@@ -136,29 +136,32 @@ class Table:
     # --- what the rules allow now ----------------------------------------------
 
     def waits(self, counts: list[int] | None = None) -> frozenset[Tile]:
-        """The tiles that would complete a waiting hand (``3k + 1`` concealed tiles).
+        """The tiles that would complete a waiting hand (``3k + 1`` concealed tiles):
+        of the concealed hand, or of ``counts`` (a 34-slot count vector) if given."""
+        if counts is not None:
+            return frozenset(waiting_tiles(counts, len(self.my_melds)))
+        return self._waits_of(tuple(self.hand))
 
-        Remembered until the hand changes: between two of its own turns a seat
-        is asked about every discard, and its waits stay the same.
-        """
-        counts = self.counts() if counts is None else counts
-        key = (tuple(counts), len(self.my_melds))
+    def _waits_of(self, tiles: tuple[Tile, ...]) -> frozenset[Tile]:
+        """Remembered until the hand changes: between two of its own turns a seat
+        is asked about every discard, and its waits stay the same (and they are
+        what its next draw is checked against)."""
+        key = (tiles, len(self.my_melds))
         if key != self._waits_key:
             self._waits_key = key
-            self._waits = frozenset(waiting_tiles(counts, len(self.my_melds)))
+            self._waits = frozenset(waiting_tiles(tile_counts(tiles), key[1]))
         return self._waits
 
     def can_win_with(self, tile: Tile) -> bool:
         """Whether the hand plus ``tile`` (a discard, or a robbed kong) wins."""
-        return tile in self.waits()
+        return tile in self._waits_of(tuple(self.hand))
 
     def can_self_draw_win(self) -> bool:
         """Whether the hand as it stands (drawn tile included) wins."""
-        counts = self.counts()
-        if self.drawn is None or not counts[self.drawn]:
-            return is_winning(counts, len(self.my_melds))
-        counts[self.drawn] -= 1
-        return self.drawn in self.waits(counts)
+        hand, drawn = self.hand, self.drawn
+        if drawn is not None and hand and hand[-1] == drawn:
+            return drawn in self._waits_of(tuple(hand[:-1]))
+        return is_winning(self.counts(), len(self.my_melds))
 
     def concealed_kongs(self) -> list[Tile]:
         """Tiles this seat holds all four of (``agang`` candidates)."""
@@ -233,7 +236,8 @@ class Table:
         self.seen[tile] += 1
         self.last_discard = (seat, tile)
         if seat == self.seat:
-            self.remove([tile])
+            if tile in self.hand:
+                self.hand.remove(tile)
             self.drawn = None
 
     def take_discard(self, tile: Tile) -> bool:
@@ -313,8 +317,17 @@ class Bot:
         about = _about(message)
         answer: object = None
         try:
-            answer = _normalised(self._decide(prompt, about))
-            legal = isinstance(answer, FROM_AI) and self.table.is_legal(prompt, answer, about)
+            answer = self._decide(prompt, about)
+            # The usual answers (pass on a claim, discard a held tile) are checked
+            # here; anything else is normalised and checked in full.
+            if type(answer) is Pass:
+                legal = about is not None
+            elif isinstance(answer, Out) and type(answer.tile) is Tile:
+                legal = (prompt is Prompt.TURN or prompt is Prompt.DISCARD) and \
+                    answer.tile in self.table.hand
+            else:
+                answer = _normalised(answer)
+                legal = isinstance(answer, FROM_AI) and self.table.is_legal(prompt, answer, about)
         except Exception:
             _warn(f"{self.name}: decision on {format_line(message)!r} raised:\n"
                   f"{traceback.format_exc()}")
@@ -331,6 +344,9 @@ class Bot:
     # --- internals ----------------------------------------------------------------
 
     def _decide(self, prompt: Prompt, about: tuple[int, Tile] | None) -> FromAI:
+        if prompt is Prompt.CLAIM:
+            assert about is not None
+            return self.on_claim(*about)
         if prompt is Prompt.TURN:
             drawn = self.table.drawn
             assert drawn is not None
@@ -338,8 +354,6 @@ class Bot:
         if prompt is Prompt.DISCARD:
             return Out(self.on_discard_after_claim())
         assert about is not None
-        if prompt is Prompt.CLAIM:
-            return self.on_claim(*about)
         return self.on_rob(*about)
 
     def _safe_answer(self, prompt: Prompt) -> FromAI:
@@ -352,7 +366,7 @@ class Bot:
     def _answered(self, answer: FromAI) -> None:
         """Apply what our answer does at once (the server does not echo our discard)."""
         table = self.table
-        if isinstance(answer, Out):
+        if type(answer) is Out:
             table.discard(table.seat, answer.tile)
         elif isinstance(answer, AGang):
             self._agang = answer.tile
@@ -361,21 +375,8 @@ class Bot:
         """Update the table with a server message; the prompt it makes, if any."""
         table = self.table
         me = table.seat
-        if isinstance(message, Id):
-            if table.hand or table.first >= 0:
-                self.table = table = Table()  # a new hand on the same stream
-            table.seat = message.seat
-        elif isinstance(message, First):
-            table.first = message.seat
-        elif isinstance(message, Init):
-            table.hand = list(message.tiles)
-        elif isinstance(message, Pick):
-            table.hand.append(message.tile)
-            table.drawn = message.tile
-            table.wall_left -= 1
-            table.last_discard = None
-            return Prompt.TURN
-        elif isinstance(message, MPick):
+        # The three lines of every turn first: others' draws and discards, our draw.
+        if isinstance(message, MPick):
             table.wall_left -= 1
             table.last_discard = None
         elif isinstance(message, MOut):
@@ -384,6 +385,20 @@ class Bot:
                 return None
             table.discard(message.seat, message.tile)
             return Prompt.CLAIM
+        elif isinstance(message, Pick):
+            table.hand.append(message.tile)
+            table.drawn = message.tile
+            table.wall_left -= 1
+            table.last_discard = None
+            return Prompt.TURN
+        elif isinstance(message, Id):
+            if table.hand or table.first >= 0:
+                self.table = table = Table()  # a new hand on the same stream
+            table.seat = message.seat
+        elif isinstance(message, First):
+            table.first = message.seat
+        elif isinstance(message, Init):
+            table.hand = list(message.tiles)
         elif isinstance(message, MPeng):
             table.claim(message.seat, Meld(MeldKind.PUNG, message.tile), message.tile)
             return Prompt.DISCARD if message.seat == me else None
@@ -400,7 +415,7 @@ class Bot:
         elif isinstance(message, MJGang):
             self._added_kong(message.seat, message.tile)
             return Prompt.ROB if message.seat != me else None
-        elif isinstance(message, MFail | MHu):
+        elif isinstance(message, (MFail, MHu)):
             pass  # a lost chow changes nothing; the end of the hand neither
         return None
 
@@ -434,7 +449,7 @@ def _prompt_of(message: ToAI, me: int) -> Prompt | None:
     """The prompt a message makes, judged from the message alone (a fallback)."""
     if isinstance(message, Pick):
         return Prompt.TURN
-    if isinstance(message, MPeng | MChi) and message.seat == me:
+    if isinstance(message, (MPeng, MChi)) and message.seat == me:
         return Prompt.DISCARD
     if isinstance(message, MOut) and message.seat != me:
         return Prompt.CLAIM
@@ -447,7 +462,7 @@ def _normalised(answer: object) -> object:
     """A decision's answer as a message: a line is parsed, a plain int tile made a Tile."""
     if isinstance(answer, str):
         return parse_from_ai(answer)
-    if isinstance(answer, Out | AGang | JGang | Chi) and not isinstance(answer.tile, Tile):
+    if isinstance(answer, (Out, AGang, JGang, Chi)) and not isinstance(answer.tile, Tile):
         return type(answer)(Tile(answer.tile))
     return answer
 
@@ -457,7 +472,7 @@ def _show(answer: object) -> str:
 
 
 def _about(message: ToAI) -> tuple[int, Tile] | None:
-    if isinstance(message, MOut | MJGang):
+    if isinstance(message, (MOut, MJGang)):
         return (message.seat, message.tile)
     return None
 

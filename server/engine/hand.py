@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
@@ -108,10 +108,20 @@ NOT_ASKED = Answer(Verdict.UNSOLICITED, "not waiting for this seat")
 # Lines are immutable values: the draw and discard lines, sent hundreds of times
 # a hand, are made once (building a frozen dataclass costs more than the rest of
 # a draw).
-_PICK: tuple[Pick, ...] = tuple(Pick(t) for t in ALL_TILES)
-_MPICK: tuple[MPick, ...] = tuple(MPick(s) for s in range(SEATS))
-_MOUT: tuple[tuple[MOut, ...], ...] = tuple(
-    tuple(MOut(s, t) for t in ALL_TILES) for s in range(SEATS))
+# What each seat is sent when ``seat`` draws ``tile`` (``_DRAW_LINES[seat][tile]``)
+# or discards it (``_DISCARD_LINES``), as ready (seat, line) pairs.
+_Lines = tuple[tuple[int, ToAI], ...]
+_DRAW_LINES: tuple[tuple[_Lines, ...], ...] = tuple(
+    tuple(tuple((other, Pick(t) if other == seat else MPick(seat)) for other in range(SEATS))
+          for t in ALL_TILES)
+    for seat in range(SEATS))
+_DISCARD_LINES: tuple[tuple[_Lines, ...], ...] = tuple(
+    tuple(tuple((other, MOut(seat, t)) for other in range(SEATS) if other != seat)
+          for t in ALL_TILES)
+    for seat in range(SEATS))
+# The seats after ``owner``, nearest first: the claim order.
+_AFTER: tuple[tuple[int, ...], ...] = tuple(
+    tuple((owner + k) % SEATS for k in range(1, SEATS)) for owner in range(SEATS))
 
 
 class EngineError(RuntimeError):
@@ -163,14 +173,16 @@ class HandResult:
         return self.fans.total if self.fans else 0
 
 
-@dataclass(slots=True)
 class _Window:
     """An open claim (after a discard) or rob (after an added kong) window."""
 
-    owner: int  # the discarder, or the kong's owner
-    tile: Tile
-    rob: bool
-    answers: dict[int, FromAI] = field(default_factory=dict)
+    __slots__ = ("answers", "owner", "rob", "tile")
+
+    def __init__(self, owner: int, tile: Tile, rob: bool) -> None:
+        self.owner = owner  # the discarder, or the kong's owner
+        self.tile = tile
+        self.rob = rob
+        self.answers: dict[int, FromAI] = {}
 
 
 class Hand:
@@ -284,6 +296,21 @@ class Hand:
 
     def answer(self, seat: int, message: FromAI) -> Answer:
         """Apply a seat's answer if it is legal now."""
+        waiting = self.waiting
+        if type(message) is Pass and seat not in self.faulted:
+            # The common case, three times a turn, taken straight: a pass in a window.
+            expect = waiting.get(seat)
+            if expect is Expect.CLAIM or expect is Expect.ROB:
+                self.inputs.append(Input(seat, message, "", len(self.events)))
+                del waiting[seat]
+                window = self._window
+                assert window is not None
+                window.answers[seat] = message
+                if not waiting:
+                    self._resolve(window)
+                if self._auto:
+                    self._run_auto()
+                return ACCEPTED
         verdict = self.check(seat, message)
         if verdict.verdict is Verdict.ACCEPTED:
             self.inputs.append(Input(seat, message, "", len(self.events)))
@@ -423,30 +450,35 @@ class Hand:
         self.rivers[seat].append(tile)
         self._drawn = None
         self.events.append(Event("out", seat, tile))
-        shown = _MOUT[seat][tile]
-        self._outbox.extend((other, shown) for other in range(SEATS) if other != seat)
+        self._outbox.extend(_DISCARD_LINES[seat][tile])
         self._open_window(seat, tile, rob=False)
 
     def _open_window(self, owner: int, tile: Tile, rob: bool) -> None:
         window = _Window(owner, tile, rob)
         self._window = window
         expect = Expect.ROB if rob else Expect.CLAIM
-        for k in range(1, SEATS):
-            self._prompt((owner + k) % SEATS, expect)
-        if not self.waiting:
+        waiting, faulted = self.waiting, self.faulted
+        for seat in _AFTER[owner]:
+            waiting[seat] = expect
+            if seat in faulted:
+                self._auto.append((seat, self._auto_answer(seat, expect)))
+        if not waiting:
             self._resolve(window)
 
     def _resolve(self, window: _Window) -> None:
         self._window = None
         owner, tile = window.owner, window.tile
         answers = window.answers
-        if all(type(a) is Pass for a in answers.values()):
+        for a in answers.values():
+            if type(a) is not Pass:
+                break
+        else:  # everybody passed
             if window.rob:
                 self._draw(owner, added_kong=tile)
             else:
                 self._draw((owner + 1) % SEATS)
             return
-        order = [(owner + k) % SEATS for k in range(1, SEATS)]
+        order = _AFTER[owner]
         if window.rob:
             robber = next((s for s in order if isinstance(answers.get(s), QGang)), None)
             if robber is not None:
@@ -511,9 +543,7 @@ class Hand:
         self.hands[seat].append(tile)
         self._drawn = tile
         self.events.append(Event("pick", seat, tile))
-        others = _MPICK[seat]
-        self._outbox.extend((other, _PICK[tile] if other == seat else others)
-                            for other in range(SEATS))
+        self._outbox.extend(_DRAW_LINES[seat][tile])
         self._prompt(seat, Expect.TURN)
 
     def _finish_win(self, winner: int, kind: WinKind, payer: int | None, tile: Tile,

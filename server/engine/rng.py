@@ -16,6 +16,7 @@ and the first actor is the next value below 4 from the same stream.
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterator, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -44,7 +45,7 @@ class SeedStream:
     def _refill(self) -> None:
         digest = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
         self._counter += 1
-        self._words = [int.from_bytes(digest[i : i + 8], "big") for i in (24, 16, 8, 0)]
+        self._words = list(_FOUR_WORDS(digest))[::-1]  # popped from the end: word 0 first
 
     def next_u64(self) -> int:
         if not self._words:
@@ -62,9 +63,25 @@ class SeedStream:
                 return x % n
 
     def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates from the last position down; ``below`` inlined, as a deal
+        draws 135 values and the calls cost more than the hashing."""
+        words = self._words
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPAN - _SPAN % n
+            while True:
+                if not words:
+                    self._refill()
+                    words = self._words
+                x = words.pop()
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+
+
+_SPAN = 1 << 64
+_FOUR_WORDS = struct.Struct(">4Q").unpack
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,26 +78,32 @@ def play_hand(hand: Hand, bots: Sequence[InProcessBot]) -> Played:
     """Drive one hand to its end with in-process bots."""
     played = Played(hand)
     hand.start()
-    while not hand.finished:
+    # Hundreds of lines and answers a hand: look the calls up once.
+    receive = [bot.receive for bot in bots]
+    faulted, answer, drain = hand.faulted, hand.answer, hand.drain
+    while hand.result is None:
         replies: list[tuple[int, FromAI]] = []
-        for seat, message in hand.drain():
-            if seat in hand.faulted:
-                continue
-            reply = bots[seat].receive(message)
-            if reply is not None:
-                replies.append((seat, reply))
-        for seat, reply in replies:
-            if hand.finished:
-                break
-            verdict = hand.answer(seat, reply)
-            if verdict.verdict is Verdict.REJECTED:
-                played.illegal[seat] += 1
-                hand.fault(seat, f"illegal: {verdict.reason}")
-        if not hand.finished and not replies:
+        for seat, message in drain():
+            if seat not in faulted:
+                reply = receive[seat](message)
+                if reply is not None:
+                    replies.append((seat, reply))
+        if not replies:
             for seat in sorted(hand.waiting):
                 played.illegal[seat] += 1
                 hand.fault(seat, "no answer to a prompt")
+            continue
+        for seat, reply in replies:
+            if hand.result is not None:
+                break
+            verdict = answer(seat, reply)
+            if verdict.verdict is _REJECTED:
+                played.illegal[seat] += 1
+                hand.fault(seat, f"illegal: {verdict.reason}")
     return played
+
+
+_REJECTED = Verdict.REJECTED
 
 
 @dataclass(slots=True)
