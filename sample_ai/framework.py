@@ -146,7 +146,8 @@ class Table:
         """Remembered until the hand changes: between two of its own turns a seat
         is asked about every discard, and its waits stay the same (and they are
         what its next draw is checked against)."""
-        key = (tiles, len(self.my_melds))
+        seat = self.seat
+        key = (tiles, len(self.melds[seat]) if 0 <= seat < SEATS else 0)
         if key != self._waits_key:
             self._waits_key = key
             self._waits = frozenset(waiting_tiles(tile_counts(tiles), key[1]))
@@ -307,6 +308,11 @@ class Bot:
 
     def receive(self, message: ToAI) -> FromAI | None:
         """Take one server message; the answer if it prompts this seat, else None."""
+        if type(message) is MPick:  # three lines of every turn: kept short
+            table = self.table
+            table.wall_left -= 1
+            table.last_discard = None
+            return None
         try:
             prompt = self._observe(message)
         except Exception:  # our own bookkeeping bug: keep playing
@@ -338,7 +344,8 @@ class Bot:
                   f"{format_line(message)!r}; answering {format_line(safe)!r}")
             self.fallbacks += 1
             answer = safe
-        self._answered(answer)
+        if type(answer) is not Pass:
+            self._answered(answer)
         return answer
 
     # --- internals ----------------------------------------------------------------

@@ -217,6 +217,9 @@ def _regular_waits(counts: Sequence[int]) -> list[int]:
     once and only a group that can take the tile is read again. Empty groups
     are left out: one tile alone never completes anything.
     """
+    honors = counts[27:N_KINDS]
+    if honors.count(1) + honors.count(4) > 1:
+        return []  # two honour kinds that no tile completes (one lone, or four)
     groups = [(base, group, True) for base in (0, 9, 18)
               if any(group := tuple(counts[base : base + 9]))]
     groups.extend((t, (counts[t],), False) for t in range(27, N_KINDS) if counts[t])
@@ -271,9 +274,8 @@ def wait_kinds(counts: Sequence[int], n_melds: int = 0) -> list[int]:
         return []
     waits = _regular_waits(counts)
     if n_melds == 0:
-        odd = [t for t, n in enumerate(counts) if n % 2]
-        if len(odd) == 1:  # six pairs and a lone tile (or a third one)
-            waits.append(odd[0])
+        if sum(map(_odd, counts)) == 1:  # six pairs and a lone tile (or a third one)
+            waits.extend(t for t, n in enumerate(counts) if n % 2)
         if sum(_ORPHAN_COUNTS(counts)) == 13:
             missing = [t for t in TERMINALS_AND_HONORS if not counts[t]]
             if not missing:  # thirteen different orphans wait on any of them
