@@ -25,7 +25,12 @@ from protocol.messages import MalformedLine, parse_from_ai
 from protocol.tiles import TileError, parse_tile
 from scoring.fans import HandError, score
 from server.engine.hand import EngineError, Hand, Input, replay
-from server.engine.legacy_log import format_legacy_log, parse_legacy_log, winning_hand
+from server.engine.legacy_log import (
+    fan_name,
+    format_legacy_log,
+    parse_legacy_log,
+    winning_hand,
+)
 from server.engine.record import event_json, legacy_log, replay_legacy
 from server.table import fine_after_host
 
@@ -245,7 +250,8 @@ def verify_legacy(path: Path, report: Report) -> None:
         except (ValueError, HandError) as exc:
             report.problems.append(f"{path}: cannot score the recorded win: {exc}")
             return
-        theirs = {LEGACY_NAMES.get(name, name): v for name, v in recorded.fans}
+        theirs = {LEGACY_NAMES.get(name, name): v
+                  for name, v in ((fan_name(n), v) for n, v in recorded.fans)}
         mine = dict(ours.fans)
         for name in sorted(set(theirs) | set(mine)):
             if theirs.get(name) != mine.get(name):

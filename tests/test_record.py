@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from protocol.messages import parse_from_ai
-from protocol.tiles import ALL_TILES, Tile, parse_tiles, tile_counts
+from protocol.tiles import ALL_TILES, Tile, parse_tile, parse_tiles, tile_counts
+from scoring.fans import WinningHand, score
+from scoring.melds import Meld, MeldKind
 from scoring.settlement import WinKind
 from server.engine.hand import SEATS, EngineError, Hand, Verdict
 from server.engine.legacy_log import (
@@ -25,7 +27,9 @@ from server.engine.legacy_log import (
     JGangEvent,
     LegacyLog,
     PickEvent,
+    fan_name,
     format_legacy_log,
+    legacy_fans,
     parse_legacy_log,
 )
 from server.engine.record import legacy_events, legacy_log, replay_legacy, wall_of
@@ -191,7 +195,7 @@ def test_an_engine_hands_log_reads_back_to_the_same_events(index: int) -> None:
         assert again.result.how == ("tsumo" if result.kind is WinKind.SELF_DRAWN else "ron")
         assert again.result.source == result.payer
         assert again.result.score == result.fans.total
-        assert again.result.fans == result.fans.fans
+        assert again.result.fans == legacy_fans(result.fans)
 
 
 @pytest.mark.parametrize("index", range(N_ENGINE_HANDS))
@@ -217,3 +221,16 @@ def test_a_log_of_an_unfinished_hand_is_refused() -> None:
     hand.start()
     with pytest.raises(EngineError, match="not finished"):
         legacy_log(hand, AIS, 1, 1)
+
+
+def test_a_fan_counted_twice_is_one_line_named_with_its_count() -> None:
+    """The original writes ``name×N:points``: two dragon pungs are ``箭刻×2:4``."""
+    hand = WinningHand(tuple(parse_tiles("Z Z Z F F F 1M 2M 3M 5T")),
+                       (Meld(MeldKind.PUNG, parse_tile("9S")),), parse_tile("5T"), False)
+    result = score(hand)
+    assert dict(result.counts)["箭刻"] == 2
+    lines = dict(legacy_fans(result))
+    assert lines["箭刻×2"] == dict(result.fans)["箭刻"] == 4
+    assert "箭刻" not in lines
+    assert sum(lines.values()) == result.total
+    assert fan_name("箭刻×2") == "箭刻" and fan_name("单钓将") == "单钓将"

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal, TypeAlias
 
 from protocol.tiles import Tile, TileError, format_tiles, parse_tile
-from scoring.fans import WinningHand
+from scoring.fans import FanResult, WinningHand
 from scoring.melds import Meld, MeldKind
 
 SEATS = 4
@@ -128,6 +128,23 @@ class LegacyWin:
     source: int | None  # the discarder on "ron", None on "tsumo"
     fans: tuple[tuple[str, int], ...]  # (name, value) as recorded, in order
     score: int  # the fan total as recorded (not points)
+
+
+REPEAT_MARK = "×"  # a fan counted N times is written ``name×N:points``
+
+
+def legacy_fans(result: FanResult) -> tuple[tuple[str, int], ...]:
+    """Fan lines as the original wrote them: a fan counted more than once is
+    named ``name×N``, its value the points of all N together."""
+    counts = dict(result.counts)
+    return tuple((f"{name}{REPEAT_MARK}{counts[name]}" if counts.get(name, 1) > 1 else name,
+                  points) for name, points in result.fans)
+
+
+def fan_name(recorded: str) -> str:
+    """A recorded fan line's name without its ``×N`` count."""
+    name, mark, times = recorded.rpartition(REPEAT_MARK)
+    return name if mark and times.isdigit() else recorded
 
 
 @dataclass(frozen=True, slots=True)

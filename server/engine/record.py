@@ -45,6 +45,7 @@ from server.engine.legacy_log import (
     PengEvent,
     PickEvent,
     WinHow,
+    legacy_fans,
 )
 
 WALL_SIZE = 136
@@ -80,7 +81,8 @@ def legacy_log(hand: Hand, ais: Sequence[str], round_no: int, game_no: int) -> L
     win: LegacyWin | None = None
     if result.winner is not None and result.fans is not None:
         how: WinHow = "tsumo" if result.kind is WinKind.SELF_DRAWN else "ron"
-        win = LegacyWin(result.winner, how, result.payer, result.fans.fans, result.fans.total)
+        win = LegacyWin(result.winner, how, result.payer, legacy_fans(result.fans),
+                        result.fans.total)
     return LegacyLog(round_no, game_no, tuple(ais), hand.first, dealt,
                      tuple(legacy_events(hand.events)), win)
 
