@@ -187,7 +187,7 @@ def _summarise(config: MatchConfig, plan: HandPlan, gid: str, outcome: HandOutco
     for seat, player in enumerate(plan.seats):
         points[player] += by_seat[seat]
         fines[player] += outcome.fines[seat]
-    faults = [(plan.seats[seat], cause) for seat, cause in sorted(outcome.faults.items())]
+    faults = sorted((plan.seats[seat], cause) for seat, cause in outcome.faults.items())
     return HandSummary(plan, gid, outcome, points, fines, faults, spawn_seconds, aborted=aborted)
 
 
