@@ -27,7 +27,7 @@ from typing import Protocol
 
 import trio
 
-from server.sandbox import describe_exit, sweep
+from server.sandbox import LiveBots, describe_exit, sweep
 
 STDERR_CAP = 1 << 20  # bytes of a bot's stderr kept per hand
 STDERR_TAIL = 4096  # bytes of the end of stderr kept to tell why a bot died
@@ -213,15 +213,24 @@ class ProcessPeer:
         killed: set[int] = set()
         with trio.move_on_after(SWEEP_LIMIT):
             while True:  # /proc is read in a thread: the other seats' clocks run on
-                others = {pid: tag for pid, tag in _live_bots.items() if pid != self.process.pid}
                 found, pending = await trio.to_thread.run_sync(
-                    sweep, self.process.pid, self.tag, frozenset(others),
-                    frozenset(others.values()) | frozenset(_starting), bool(_starting))
+                    sweep, self.process.pid, self.tag, self._other_bots)
                 killed |= found - {self.process.pid}
                 if not found and not pending:
                     break
                 await trio.sleep(0.01)
         self.left_behind = len(killed)
+
+    def _other_bots(self) -> LiveBots:
+        """The other bots alive now (called from the sweep's thread).
+
+        ``_starting`` is read before ``_live_bots``: a starter adds its bot to
+        ``_live_bots`` before it leaves ``_starting``, so a bot moving from one
+        to the other is found in one of them whatever runs in between.
+        """
+        starting = frozenset(_starting)
+        others = {pid: tag for pid, tag in list(_live_bots.items()) if pid != self.process.pid}
+        return frozenset(others), frozenset(others.values()) | starting, bool(starting)
 
 
 def _remove_work_dir(path: Path) -> None:

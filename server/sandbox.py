@@ -30,7 +30,7 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -273,8 +273,12 @@ def _reap(pid: int, info: Stat) -> bool:
     return done == pid
 
 
-def sweep(bot: int, tag: str | None, live_bots: frozenset[int],
-          live_tags: frozenset[str], spawning: bool = False) -> tuple[set[int], list[int]]:
+# The bots alive now: (their pids, their tags, whether one is being started).
+LiveBots = tuple[frozenset[int], frozenset[str], bool]
+
+
+def sweep(bot: int, tag: str | None,
+          live: Callable[[], LiveBots]) -> tuple[set[int], list[int]]:
     """Kill what a stopped bot left behind: the pids killed, and those not yet reaped.
 
     ``bot`` is the pid of the bot's process (already reaped), which led its own
@@ -287,10 +291,15 @@ def sweep(bot: int, tag: str | None, live_bots: frozenset[int],
     Without the subreaper, processes with ``tag`` are looked for everywhere.
     While another bot is being started (``spawning``), an untagged child is
     spared: between fork and exec a new bot still carries our environment.
+
+    ``live`` is asked only after /proc has been read: a bot another table
+    starts meanwhile is registered before it forks, so every process the scan
+    saw is known by then (a snapshot taken before the scan would miss it).
     """
     me = os.getpid()
     my_session = os.getsid(0)
     table = _processes()
+    live_bots, live_tags, spawning = live()
     targets: dict[int, Stat] = {}
     for pid, info in table.items():
         state, parent, group, session = info

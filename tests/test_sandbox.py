@@ -168,3 +168,39 @@ def test_a_program_under_tmp_stays_visible_inside_the_private_tmp(tmp_path: Path
     tmpfs = argv.index("--tmpfs")
     bind = [i for i in range(len(argv) - 2) if argv[i:i + 3] == ["--ro-bind", root, root]]
     assert bind and bind[0] > tmpfs  # mounted on top of the private /tmp
+
+
+def test_a_bot_another_table_registers_while_a_sweep_reads_proc_is_spared(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables in parallel: a stopping bot's sweep reads /proc in a thread while
+    another table starts a bot. That bot is already in the scan (it has forked)
+    but registered only afterwards; the sweep must ask who is alive after its
+    scan, not before, or it kills the new bot as a stray."""
+    import subprocess
+
+    from server import sandbox
+
+    sandbox.enable_subreaper()
+    env = {k: v for k, v in os.environ.items() if k != "MAHJONG_BOT_ID"}
+    newcomer = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"],
+                                start_new_session=True, env=env)
+    stopped = subprocess.Popen(["true"], start_new_session=True)
+    stopped.wait()
+    alive: frozenset[int] = frozenset()
+    scan = sandbox._processes
+
+    def scan_then_register() -> Any:
+        nonlocal alive
+        table = scan()
+        alive = frozenset({newcomer.pid})  # the other table's start finishes now
+        return table
+
+    monkeypatch.setattr(sandbox, "_processes", scan_then_register)
+    try:
+        found, _ = sandbox.sweep(stopped.pid, "stopped-bot",
+                                 lambda: (alive, frozenset(), False))
+        assert newcomer.pid not in found
+        assert newcomer.poll() is None
+    finally:
+        newcomer.kill()
+        newcomer.wait()
