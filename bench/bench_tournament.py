@@ -40,7 +40,7 @@ import trio
 from server.console import configure_logging
 from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
 from server.table import TableOptions, fine_for
-from server.tournament.runner import TableLauncher, _Sides
+from server.tournament.runner import TableLauncher
 
 ROOT = Path(__file__).resolve().parents[1]
 DRAWBOT = (sys.executable, str(ROOT / "tests/bots/drawbot.py"))
@@ -56,12 +56,11 @@ BOTS = {"draw": DRAWBOT, "greedy": (sys.executable, str(ROOT / "sample_ai/greedy
 
 async def level(tables: int, hands: int, bot: tuple[str, ...]) -> dict[str, float]:
     summaries: list[HandSummary] = []
-    sides = _Sides()
 
     async def table(k: int) -> None:
         players = tuple(Player(f"bot{i}", (*bot, "--seed", str(i))) for i in range(4))
         config = MatchConfig(players, 1000 + k, 1, None, TableOptions(host_stalls=True),
-                             "autoplay", TableLauncher(sides), hands=hands)
+                             "autoplay", TableLauncher(), hands=hands)
 
         def on_hand(s: HandSummary, _: MatchResult) -> None:
             summaries.append(s)

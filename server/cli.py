@@ -16,6 +16,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
+
+from server.say import err_console, error_line
 
 app = typer.Typer(
     add_completion=False,
@@ -59,13 +62,13 @@ def fans(
         return
     if hand is None or win is None:
         raise typer.BadParameter("give --hand and --win (or --batch)")
-    console = Console()
+    console = Console(emoji=False)
     try:
         wh = WinningHand(tuple(parse_tiles(hand)), tuple(parse_melds_text(melds)),
                          parse_tile(win), self_drawn)
         result = score(wh)
     except (TileError, HandError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(error_line(exc))
         raise typer.Exit(2) from None
     table = Table(title=f"{hand} + {win}{' (self-drawn)' if self_drawn else ''}")
     table.add_column("fan")
@@ -96,11 +99,11 @@ def simulate(
     from server.engine.simulate import simulate as run
 
     specs = [s.strip() for s in bots.split(",")]
-    console = Console(stderr=True, soft_wrap=True)
+    console = err_console()
     try:
         summary = run(specs, hands, seed)
     except BotSpecError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(error_line(exc))
         raise typer.Exit(2) from None
     if json_out:
         print(json.dumps(summary.as_json()))
@@ -110,10 +113,10 @@ def simulate(
     for col in ("player", "bot", "points", "points/hand", "wins", "illegal"):
         table.add_column(col, justify="left" if col in ("player", "bot") else "right")
     for i, p in enumerate(summary.players):
-        table.add_row(f"P{i + 1}", p.bot, str(p.points), f"{p.points / hands:+.2f}",
+        table.add_row(f"P{i + 1}", Text(p.bot), str(p.points), f"{p.points / hands:+.2f}",
                       str(p.wins), str(p.illegal))
-    Console().print(table)
-    Console().print(f"draws {summary.draws}, wins {summary.wins}")
+    Console(emoji=False).print(table)
+    Console(emoji=False).print(f"draws {summary.draws}, wins {summary.wins}")
 
 
 @app.command()
@@ -157,12 +160,12 @@ def match(
 
     from server.bots import BotCommandError, parse_command
 
-    err = Console(stderr=True, soft_wrap=True)
+    err = err_console()
     if len(ais) != 4:
-        err.print(f"[red]error:[/red] need exactly 4 AIs, got {len(ais)}")
+        err.print(error_line(f"need exactly 4 AIs, got {len(ais)}"))
         raise typer.Exit(2)
     if on_fault not in ("autoplay", "end"):
-        err.print(f"[red]error:[/red] --on-fault must be autoplay or end, not {on_fault!r}")
+        err.print(error_line(f"--on-fault must be autoplay or end, not {on_fault!r}"))
         raise typer.Exit(2)
     from server.remote import RemoteSetupError, remote_options
 
@@ -170,7 +173,7 @@ def match(
         argvs = [[] if spec.startswith("tcp:") else parse_command(spec) for spec in ais]
         remote = remote_options(ais, listen, token or [])
     except (BotCommandError, RemoteSetupError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(error_line(exc))
         raise typer.Exit(2) from None
     from server.sandbox import BotLimits, SandboxError
     from server.seats import Sandbox
@@ -180,7 +183,7 @@ def match(
     try:
         bot_sandbox.check()
     except SandboxError as exc:
-        err.print(f"[red]error:[/red] {exc}", markup=False)
+        err.print(error_line(exc))
         raise typer.Exit(2) from None
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -218,20 +221,20 @@ def check_bot(
     from server.seats import Sandbox
     from server.table import TableOptions
 
-    err = Console(stderr=True, soft_wrap=True)
+    err = err_console()
     try:
         argv = parse_command(cmd)
         bot_sandbox = Sandbox(BotLimits(mem_limit or None, cpu_limit or None,
                                         file_limit or None), sandbox)
         bot_sandbox.check()
     except (BotCommandError, SandboxError) as exc:
-        err.print(f"[red]error:[/red] {exc}", markup=False)
+        err.print(error_line(exc))
         raise typer.Exit(2) from None
     configure_logging(False)  # the report says it all
     report = trio.run(partial(run_check, argv, hands=hands, seed=seed,
                               options=TableOptions(hard_limit, join_limit),
                               sandbox=bot_sandbox))
-    out = Console(soft_wrap=True, highlight=False)
+    out = Console(soft_wrap=True, highlight=False, emoji=False)
     for line in format_report(report, cmd):
         out.print(line, markup=False)
     raise typer.Exit(0 if report.ok else 1)
@@ -255,7 +258,7 @@ def replay(
     """Show a recorded hand step by step: hands, melds, discards, claims, result."""
     from server.replay_cmd import HandFileError, load_hand, print_replay
 
-    console = Console()
+    console = Console(emoji=False)
     if bot is not None or seat is not None:
         raise typer.Exit(_replay_bot(hand, seat, bot, console))
     if html_out is not None:
@@ -264,16 +267,16 @@ def replay(
         try:
             write_hand_page(hand, html_out)
         except HandFileError as exc:
-            Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {exc}")
+            err_console().print(error_line(exc))
             raise typer.Exit(2) from None
-        console.print(f"wrote {html_out}")
+        console.print(f"wrote {html_out}", markup=False)
         return
     glyphs = (console.is_terminal and (console.encoding or "").lower().startswith("utf")) \
         if codes is None else not codes
     try:
         print_replay(load_hand(hand), console, at, glyphs)
     except HandFileError as exc:
-        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {exc}")
+        err_console().print(error_line(exc))
         raise typer.Exit(2) from None
 
 
@@ -286,11 +289,11 @@ def verify(
     from server.verify import verify_path
 
     report = verify_path(path)
-    console = Console(soft_wrap=True)
+    console = Console(soft_wrap=True, emoji=False)
     for note in report.notes:
-        console.print(f"note: {note}")
+        console.print(f"note: {note}", markup=False)
     for problem in report.problems:
-        console.print(f"[red]DISAGREES[/red] {problem}")
+        console.print(Text.assemble(("DISAGREES", "red"), " ", problem))
     state = "all agree" if report.ok else f"{len(report.problems)} disagreement(s)"
     console.print(f"checked {len(report.checked)} item(s): {state}")
     raise typer.Exit(0 if report.ok else 1)
@@ -302,29 +305,29 @@ def _replay_bot(hand: Path, seat: int | None, bot: str | None, console: Console)
     from server.bots import BotCommandError, parse_command
     from server.replay_bot import read_transcript, replay_to_bot
 
-    err = Console(stderr=True, soft_wrap=True)
+    err = err_console()
     if seat is None or bot is None:
-        err.print("[red]error:[/red] --seat and --bot go together")
+        err.print(error_line("--seat and --bot go together"))
         return 2
     path = hand / f"seat{seat}.transcript"
     try:
         argv = parse_command(bot)
         transcript = read_transcript(path)
     except (BotCommandError, OSError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(error_line(exc))
         return 2
     result = trio.run(replay_to_bot, transcript, argv)
-    table = Table(title=f"{bot} as seat {seat} of {hand}")
+    table = Table(title=Text(f"{bot} as seat {seat} of {hand}"))
     for col in ("#", "after", "recorded", "bot", ""):
         table.add_column(col)
     for i, d in enumerate(result.decisions, start=1):
-        table.add_row(str(i), d.prompt, d.recorded, d.got,
-                      "" if d.same else "[red]differs[/red]")
+        table.add_row(str(i), Text(d.prompt), Text(d.recorded), Text(d.got),
+                      "" if d.same else Text("differs", style="red"))
     console.print(table)
     for prompt, line in result.extra:
-        console.print(f"[yellow]extra[/yellow] after {prompt!r}: {line!r}")
+        console.print(Text.assemble(("extra", "yellow"), f" after {prompt!r}: {line!r}"))
     if result.ended_early:
-        console.print(f"[yellow]{result.ended_early}[/yellow]")
+        console.print(Text(result.ended_early, style="yellow"))
     same = sum(1 for d in result.decisions if d.same)
     console.print(f"{same} of {len(result.decisions)} answers as recorded")
     return 0 if result.differences == 0 else 1
@@ -339,17 +342,18 @@ def report(
     from server.html_pages import write_match_report
     from server.replay_cmd import HandFileError
 
-    err = Console(stderr=True, soft_wrap=True)
+    err = err_console()
     if not (match_dir / "match.json").exists() or not (match_dir / "scoresheet.csv").exists():
-        err.print(f"[red]error:[/red] {match_dir} is not a match folder (no match.json or "
-                  "scoresheet.csv)")
+        err.print(error_line(f"{match_dir} is not a match folder (no match.json or "
+                             "scoresheet.csv)"))
         raise typer.Exit(2)
     try:
         written = write_match_report(match_dir, html_out)
     except (HandFileError, ValueError, KeyError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(error_line(exc))
         raise typer.Exit(2) from None
-    Console().print(f"wrote {written[0]} and {len(written) - 1} hand page(s)")
+    Console(emoji=False).print(f"wrote {written[0]} and {len(written) - 1} hand page(s)",
+                               markup=False)
 
 
 @app.command()
@@ -367,8 +371,8 @@ def thupc(
 @app.command()
 def tournament(
     bots: Annotated[Path | None, typer.Argument(
-        help="BOTS.toml ([[bot]] name, command) or a folder of bots; not needed with --resume",
-        show_default=False)] = None,
+        help="BOTS.toml ([[bot]] name, command; command \"tcp:NAME\": a remote bot) or a "
+        "folder of bots; not needed with --resume", show_default=False)] = None,
     format: Annotated[str, typer.Option(
         "--format", help="swiss, round-robin or gauntlet")] = "swiss",
     rounds: Annotated[int | None, typer.Option(
@@ -384,22 +388,27 @@ def tournament(
                                       "reports and match logs)")] = Path("tournament"),
     resume: Annotated[bool, typer.Option(
         "--resume", help="Go on with the tournament stored in --out")] = False,
+    listen: Annotated[str | None, typer.Option(help="HOST:PORT (or PORT: loopback) where "
+                                               "remote bots (tcp:NAME) connect; not stored: "
+                                               "give it again with --resume")] = None,
+    token: Annotated[list[str] | None, typer.Option(help="NAME=SECRET for tcp:NAME "
+                                                    "(generated and printed if absent)")] = None,
 ) -> None:
     """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
     from server.tournament import FORMATS, EntriesError, default_jobs
     from server.tournament.command import config_from_args
     from server.tournament.command import run as run_tournament
 
-    err = Console(stderr=True, soft_wrap=True)
+    err = err_console()
     if format not in FORMATS:
-        err.print(f"[red]error:[/red] --format must be one of {', '.join(FORMATS)}")
+        err.print(error_line(f"--format must be one of {', '.join(FORMATS)}"))
         raise typer.Exit(2)
     try:
-        config = config_from_args(bots, out, resume, format=format, rounds=rounds,
-                                  groups=groups, hands=hands, jobs=jobs or default_jobs(),
-                                  seed=seed, hero=hero)
+        config = config_from_args(bots, out, resume, listen, token or [], format=format,
+                                  rounds=rounds, groups=groups, hands=hands,
+                                  jobs=jobs or default_jobs(), seed=seed, hero=hero)
     except EntriesError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(error_line(exc))
         raise typer.Exit(2) from None
     raise typer.Exit(run_tournament(config, resume))
 
@@ -428,14 +437,14 @@ def connect(
     from server.connect import bridge
     from server.remote import RemoteSetupError, check_name, parse_listen
 
-    err = Console(stderr=True, soft_wrap=True)
+    err = err_console()
     try:
         host, port = parse_listen(address)
         check_name("--name", name)
         check_name("--token", token)
         argv = parse_command(cmd[0] if len(cmd) == 1 else shlex.join(cmd))
     except (BotCommandError, RemoteSetupError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(error_line(exc))
         raise typer.Exit(2) from None
     result = trio.run(bridge, host, port, name, token, argv, wait)
     err.print(f"connect: stopped after {result.hands} hand(s): {result.reason}", markup=False)

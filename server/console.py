@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import structlog
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
-from server.match import HandSummary, MatchResult
+if TYPE_CHECKING:
+    from server.match import HandSummary, MatchResult
 
 
 def configure_logging(verbose: bool) -> None:
@@ -51,7 +53,8 @@ class MatchProgress:
     def hand_done(self, summary: HandSummary, result: MatchResult) -> None:
         for player, cause in summary.faults:
             self.console.print(f"hand {summary.plan.number + 1}: player {player} "
-                               f"({result.config.players[player].name}) faulted: {cause}")
+                               f"({result.config.players[player].name}) faulted: {cause}",
+                               markup=False, emoji=False)
         leader = result.ranking()[0]
         self.progress.update(self.task, advance=1,
                              status=f"leader P{leader} {result.totals[leader].points:+d}")
@@ -68,6 +71,6 @@ def ranking_table(result: MatchResult) -> Table:
         name = result.config.players[p].name
         if result.ended_by_fault == p:
             name += " (ended the match)"
-        table.add_row(str(rank), f"P{p}", name, str(t.points), str(t.fines), str(t.faults),
+        table.add_row(str(rank), f"P{p}", Text(name), str(t.points), str(t.fines), str(t.faults),
                       str(t.wins))
     return table

@@ -12,10 +12,12 @@ from pathlib import Path
 import structlog
 import trio
 from rich.console import Console
+from rich.text import Text
 
 from server.console import MatchProgress, configure_logging, ranking_table
 from server.match import MatchConfig, MatchResult, players_from_args, run_match
 from server.remote import RemoteOptions, RemoteSetupError, open_remote_seats
+from server.say import err_console, error_line
 from server.seats import ProcessLauncher, Sandbox
 from server.table import TableOptions
 
@@ -52,7 +54,7 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                  on_fault: str, announce: bool,
                  remote: RemoteOptions | None = None, sandbox: Sandbox | None = None) -> int:
     configure_logging(verbose)
-    console = Console(stderr=True, soft_wrap=True)
+    console = err_console()
     match_id = f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
     root = None
     if log_dir is not None:
@@ -73,12 +75,14 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                                              fallback=config.launcher) as seats:
                     for host, port in seats.addresses:
                         console.print(f"listening on {host}:{port} for "
-                                      + ", ".join(f"tcp:{n}" for n in remote.tokens))
+                                      + ", ".join(f"tcp:{n}" for n in remote.tokens),
+                                      markup=False)
                     for name in remote.generated:
-                        console.print(f"token for tcp:{name}: {remote.tokens[name]}")
+                        console.print(f"token for tcp:{name}: {remote.tokens[name]}",
+                                      markup=False)
                     await play_all(dataclasses.replace(config, launcher=seats))
             except RemoteSetupError as exc:  # raised before the block: nothing was played
-                console.print(f"[red]error:[/red] {exc}")
+                console.print(error_line(exc))
             return
         await play_all(config)
 
@@ -105,23 +109,26 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                 nursery.cancel_scope.cancel()
 
     console.print(f"match {match_id}: seed {seed}, {groups * 16} hands"
-                  + (f", logs in {root}" if root else ""))
+                  + (f", logs in {root}" if root else ""), markup=False)
     try:
         trio.run(main)
     except BaseException as exc:
         if not _is_interrupt(exc):
             raise
-        console.print("\n[yellow]interrupted[/yellow]: every bot was stopped"
-                      + (f"; the finished hands are kept in {root}" if root else ""))
+        console.print(Text.assemble("\n", ("interrupted", "yellow"), ": every bot was stopped"
+                                    + (f"; the finished hands are kept in {root}" if root
+                                       else "")))
         return EXIT_INTERRUPTED
     if terminated:
-        console.print("\n[yellow]terminated[/yellow] (SIGTERM): every bot was stopped"
-                      + (f"; the finished hands are kept in {root}" if root else ""))
+        console.print(Text.assemble("\n", ("terminated", "yellow"),
+                                    " (SIGTERM): every bot was stopped"
+                                    + (f"; the finished hands are kept in {root}" if root
+                                       else "")))
         return EXIT_TERMINATED
     if not holder:  # the remote seats' port could not be opened
         return EXIT_BAD_SETUP
     result = holder[0]
-    Console().print(ranking_table(result))
+    Console(emoji=False).print(ranking_table(result))
     if root is not None:
-        console.print(f"logs: {root}")
+        console.print(f"logs: {root}", markup=False)
     return EXIT_COMPLETED if result.completed else EXIT_NOT_COMPLETED

@@ -22,6 +22,11 @@ the bot.
 Each connection's handler task lives as long as the connection, so the caps on
 connections per address and in total count every connection from accept to
 close.
+
+A tournament keeps one listener for all its tables (``RemoteSeats.peer`` gives
+each table's launcher its remote seats): a parked connection waits for
+whichever table next seats its name. A name is one client, so the tournament
+never lets two tables seat it at once.
 """
 
 from __future__ import annotations
@@ -60,6 +65,18 @@ class RemoteSetupError(ValueError):
 def remote_name(spec: str) -> str | None:
     """NAME for an AI argument ``tcp:NAME``, None for any other argument."""
     return spec[len(PREFIX):] if spec.startswith(PREFIX) else None
+
+
+def seat_name(request: SeatRequest) -> str | None:
+    """The remote NAME a seat asks for, None for a local seat.
+
+    A match's seat is named by its AI argument (``tcp:NAME``); a tournament's
+    player keeps its entry's name, and its command is the one word ``tcp:NAME``.
+    """
+    name = remote_name(request.name)
+    if name is None and len(request.argv) == 1:
+        name = remote_name(request.argv[0])
+    return name
 
 
 def check_name(what: str, text: str) -> str:
@@ -281,9 +298,19 @@ class RemoteSeats:
         self._open = 0
 
     async def open(self, request: SeatRequest, nursery: trio.Nursery) -> Peer:
-        name = remote_name(request.name)
+        peer = self.peer(request)
+        return peer if peer is not None else await self.fallback.open(request, nursery)
+
+    def peer(self, request: SeatRequest) -> RemotePeer | None:
+        """The seat's peer for one hand when it is a remote seat, else None.
+
+        Launchers of their own (a tournament's tables) route with this and
+        start the other seats themselves. A name is one client: two hands that
+        want it at once would leave one of them waiting in vain.
+        """
+        name = seat_name(request)
         if name is None:
-            return await self.fallback.open(request, nursery)
+            return None
         if request.folder is not None:  # the same files as a local seat; stderr stays remote
             (request.folder / f"seat{request.seat}.stderr").touch()
         return RemotePeer(f"seat{request.seat}", name, self.slots[name], self.log)

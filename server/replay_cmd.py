@@ -95,7 +95,7 @@ def tiles_text(tiles: tuple[Tile, ...] | list[Tile], glyphs: bool) -> str:
 
 def render_table(hand: RecordedHand, snap: Snapshot, glyphs: bool) -> Table:
     title = f"step {snap.step}/{len(hand.log.events)}: {snap.note}   wall {snap.wall_left}"
-    table = Table(title=title, show_lines=True, title_justify="left")
+    table = Table(title=Text(title), show_lines=True, title_justify="left")
     for col in ("seat", "hand", "melds", "discards"):
         table.add_column(col)
     seats = hand.header.get("seats")
@@ -140,7 +140,7 @@ def render_result(hand: RecordedHand) -> Table:
         if any(fines):
             table.add_row("fines by seat", " ".join(str(f) for f in fines))
         for seat, cause in (res.get("faults") or {}).items():
-            table.add_row(f"fault seat {seat}", str(cause))
+            table.add_row(f"fault seat {seat}", Text(str(cause)))
     return table
 
 
@@ -165,14 +165,14 @@ def print_replay(hand: RecordedHand, console: Console, at: int | None, glyphs: b
             raise HandFileError(f"--at {at}: the hand has steps 0..{len(shots) - 1}")
         console.print(render_table(hand, shots[at], glyphs))
         return
-    console.print(f"[bold]{hand.path}[/bold]: round {hand.log.round} game {hand.log.game}, "
-                  f"first actor seat {hand.log.first}")
+    console.print(Text.assemble((str(hand.path), "bold"), f": round {hand.log.round} game "
+                                f"{hand.log.game}, first actor seat {hand.log.first}"))
     console.print(render_table(hand, shots[0], glyphs))
     claims = claims_by_step(hand)
     for snap in shots[1:]:
-        console.print(f"{snap.step:4d}  {snap.event:<14} {snap.note}")
+        console.print(f"{snap.step:4d}  {snap.event:<14} {snap.note}", markup=False)
         for line in claims.get(snap.step, []):
             if not line.endswith(": pass"):
-                console.print(f"        claim {line}")
+                console.print(f"        claim {line}", markup=False)
     console.print(render_table(hand, shots[-1], glyphs))
     console.print(render_result(hand))

@@ -129,6 +129,7 @@ SUITE = [
     Hostile("huge_line.py", causes=("malformed: ",)),
     Hostile("stderr_flood.py"),
     Hostile("invalid_utf8.py", causes=("malformed: ",)),
+    Hostile("markup_lines.py", causes=("malformed: unknown keyword '[/x]'",)),
     # A line no prompt asked for is ignored, unless it lands just after a real
     # prompt was written: then it is that prompt's answer (the protocol has no ids).
     Hostile("answer_twice.py", causes=(None, "illegal: "), unsolicited=True),

@@ -18,6 +18,7 @@ import contextlib
 import csv
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -273,6 +274,25 @@ async def test_silent_bot_is_faulted_at_the_hard_limit_and_the_hand_goes_on(
         # The prompt it ignored was its last line: it was killed at the limit.
         transcript = (hand_dir / f"seat{seat}.transcript").read_text().splitlines()
         assert transcript[-1].split()[1] == ">"
+
+
+# --- what the terminal shows ----------------------------------------------------------------
+
+
+def test_bot_lines_and_names_that_look_like_markup_are_printed_as_written(
+        tmp_path: Path) -> None:
+    """rich reads ``[/x]`` as a closing tag and ``:ghost:`` as an emoji: a fault
+    quoting such a line, or an AI path holding one, once stopped the match."""
+    odd = tmp_path / "[/x] :ghost:"  # the folder "[" and in it "x] :ghost:"
+    odd.mkdir(parents=True)
+    bot = odd / "drawbot.py"
+    bot.write_text((ROOT / DRAWBOT).read_text())
+    bot.chmod(0o755)
+    proc = run_server("tests/hostile/markup_lines.py", shlex.quote(str(bot)), DRAWBOT, DRAWBOT,
+                      "--seed", "5", "--groups", "1", "--log-dir", str(tmp_path / "logs"))
+    assert proc.returncode == 0, proc.stderr
+    assert "faulted: malformed: unknown keyword '[/x]'" in proc.stderr
+    assert ":ghost:" in proc.stdout and str(odd) in proc.stdout
 
 
 # --- faults, autoplay and fresh processes -----------------------------------------------------

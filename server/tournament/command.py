@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import trio
@@ -10,14 +11,36 @@ from rich.console import Console, Group
 from rich.live import Live
 from rich.progress_bar import ProgressBar
 from rich.table import Table
+from rich.text import Text
 
 from server.console import configure_logging
+from server.remote import RemoteOptions, RemoteSetupError, remote_options
+from server.say import err_console, error_line
 from server.tournament.entries import EntriesError, load_entries
 from server.tournament.report import write_reports
 from server.tournament.runner import Runner, TournamentConfig
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standings, standings
-from server.tournament.store import Store, StoreError
+from server.tournament.store import Entry, Store, StoreError
+
+
+def remote_for(entries: Sequence[Entry], listen: str | None, token_pairs: Sequence[str],
+               resume: bool = False) -> RemoteOptions | None:
+    """Where the remote entries (``tcp:NAME``) connect and their tokens; None without any."""
+    remote = [e for e in entries if e.remote is not None]
+    if not remote:
+        if listen is not None or token_pairs:
+            raise EntriesError("--listen and --token are for remote bots (command "
+                               "\"tcp:NAME\"), and there are none")
+        return None
+    if listen is None:
+        names = ", ".join(f"{e.name!r} (tcp:{e.remote})" for e in remote)
+        again = " again (it is not stored; nor are the tokens)" if resume else ""
+        raise EntriesError(f"remote bots {names} need --listen HOST:PORT{again}")
+    try:
+        return remote_options([e.command[0] for e in remote], listen, token_pairs)
+    except RemoteSetupError as exc:
+        raise EntriesError(str(exc)) from None
 
 
 def current_standings(store: Store, n: int) -> Standings:
@@ -33,7 +56,7 @@ def standings_table(st: Standings, title: str) -> Table:
         table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for s in st.rows:
         ci = f"{s.ci_low:+.1f}..{s.ci_high:+.1f}" if s.hands > 1 else "-"
-        table.add_row(str(s.rank), s.name, str(s.points), f"{s.per_hand:+.2f}", ci,
+        table.add_row(str(s.rank), Text(s.name), str(s.points), f"{s.per_hand:+.2f}", ci,
                       f"{s.duplicate:+.2f}", f"{s.rating:.2f}", str(s.hands), str(s.wins),
                       str(s.draws), str(s.fines), str(s.faults), str(s.stalls))
     return table
@@ -52,16 +75,16 @@ def write_all(config: TournamentConfig, store: Store) -> Standings:
 
 def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
     """Play (or resume) the tournament; 0 when every table has been played."""
-    console = Console(stderr=True)
+    console = err_console()
     configure_logging(False)
     config.out.mkdir(parents=True, exist_ok=True)
     db = config.out / "tournament.sqlite"
     if db.exists() and not resume:
-        console.print(f"[red]error:[/red] {db} exists: add --resume to go on with it, "
-                      "or choose another --out")
+        console.print(error_line(f"{db} exists: add --resume to go on with it, "
+                                 "or choose another --out"))
         return 2
     if resume and not db.exists():
-        console.print(f"[red]error:[/red] nothing to resume: no {db}")
+        console.print(error_line(f"nothing to resume: no {db}"))
         return 2
     store = Store(db)
     try:
@@ -83,6 +106,9 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
         latest = [current_standings(store, n)]
 
         def listener(what: str, plan: TablePlan | None) -> None:
+            if what == "listening":
+                say_listening(console, runner, config.remote)
+                return
             # Standings are recomputed when a table ends, not on every hand: this
             # runs in the event loop that keeps the bots' clocks.
             if live is None:
@@ -107,25 +133,48 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
         st = write_all(config, store)
         if quiet:
             return 0
-        Console().print(standings_table(st, f"Final standings ({config.format}, seed "
+        Console(emoji=False).print(standings_table(st, f"Final standings ({config.format}, seed "
                                             f"{config.seed})"))
-        Console().print(f"host stalls: {store.host_stalls()}; reports in {config.out}/ "
-                        "(tournament.html, standings.csv, standings.json)")
+        Console(emoji=False).print(f"host stalls: {store.host_stalls()}; reports in {config.out}/ "
+                        "(tournament.html, standings.csv, standings.json)", markup=False)
         return 0
     except KeyboardInterrupt:
         write_all(config, store)
         console.print("stopped: finished tables are kept; go on with --resume")
         return 130
+    except RemoteSetupError as exc:  # before anything was stored
+        console.print(error_line(exc))
+        if not store.meta():  # a new tournament that never started: no file to resume
+            store.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{db}{suffix}").unlink(missing_ok=True)
+        return 2
     except (StoreError, EntriesError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(error_line(exc))
         return 2
     finally:
         store.close()
 
 
-def config_from_args(bots: Path | None, out: Path, resume: bool, **settings: object
-                     ) -> TournamentConfig:
-    """The tournament's settings: from the arguments, or from the stored file on --resume."""
+def say_listening(console: Console, runner: Runner, remote: RemoteOptions | None) -> None:
+    """Where remote bots connect, and the tokens that were made up (as ``match`` does)."""
+    if runner.remote is None or remote is None:
+        return
+    for host, port in runner.remote.addresses:
+        console.print(f"listening on {host}:{port} for "
+                      + ", ".join(f"tcp:{n}" for n in remote.tokens), markup=False, emoji=False)
+    for name in remote.generated:
+        console.print(f"token for tcp:{name}: {remote.tokens[name]}", markup=False,
+                      emoji=False)
+
+
+def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | None = None,
+                     tokens: Sequence[str] = (), **settings: object) -> TournamentConfig:
+    """The tournament's settings: from the arguments, or from the stored file on --resume.
+
+    ``listen`` and ``tokens`` (``NAME=SECRET``) are never stored: a resumed
+    tournament with remote bots needs them again.
+    """
     db = out / "tournament.sqlite"
     if bots is None:
         if not (resume and db.exists()):
@@ -138,8 +187,10 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, **settings: obj
         return TournamentConfig(
             tuple(entries), meta["format"], int(meta["seed"]), int(meta["rounds"]), out,
             groups=int(meta["groups"]), hands=int(meta["hands"]) if meta["hands"] else None,
-            jobs=int(str(settings["jobs"])), hero=int(meta["hero"] or 0))
+            jobs=int(str(settings["jobs"])), hero=int(meta["hero"] or 0),
+            remote=remote_for(entries, listen, tokens, resume=True))
     entries = load_entries(bots)
+    remote = remote_for(entries, listen, tokens, resume)
     hero_name = settings.get("hero")
     hero = 0
     if hero_name is not None:
@@ -155,7 +206,7 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, **settings: obj
                             out, groups=int(str(settings["groups"])),
                             hands=None if settings.get("hands") is None
                             else int(str(settings["hands"])),
-                            jobs=int(str(settings["jobs"])), hero=hero)
+                            jobs=int(str(settings["jobs"])), hero=hero, remote=remote)
 
 
 def default_rounds(fmt: str, n: int) -> int:

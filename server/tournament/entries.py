@@ -7,6 +7,11 @@ command line, or a list of words)::
     name = "alice"
     command = "python3 bots/alice.py --level 2"
 
+A command that is the one word ``tcp:NAME`` is a remote seat, as in a match:
+the bot connects to the tournament's listener (``server connect ... --name
+NAME``). NAME follows the protocol's rules (no spaces) and no two entries
+share one.
+
 A folder holds one bot per file: each executable file, and each ``*.py`` file
 (run with this Python), named after the file's stem.
 """
@@ -20,6 +25,7 @@ import tomllib
 from pathlib import Path
 
 from server.bots import BotCommandError, parse_command
+from server.remote import PREFIX, RemoteSetupError, check_name
 from server.tournament.store import Entry
 
 FILL_IN_NAME = "fill-in-{}"
@@ -58,15 +64,40 @@ def _from_toml(path: Path) -> list[Entry]:
         if not isinstance(name, str) or not name or name.startswith("fill-in-"):
             raise EntriesError(f"{path}: bot {i + 1} needs a name (not fill-in-N)")
         if isinstance(command, list) and all(isinstance(w, str) for w in command):
-            command = shlex.join(command)
+            command = command[0] if len(command) == 1 and command[0].startswith(PREFIX) \
+                else shlex.join(command)
         if not isinstance(command, str):
             raise EntriesError(f"{path}: bot {name!r} needs a command")
+        if command.strip().startswith(PREFIX):
+            out.append(Entry(name, (_remote(path, name, command.strip()),)))
+            continue
         try:
             argv = parse_command(_rebase(command, base))
         except BotCommandError as exc:
-            raise EntriesError(str(exc)) from None
+            raise EntriesError(f"{path}: bot {name!r}: {exc}") from None
         out.append(Entry(name, tuple(argv)))
+    seen: dict[str, str] = {}
+    for entry in out:
+        if (remote := entry.remote) is not None:
+            if remote in seen:
+                raise EntriesError(f"{path}: bots {seen[remote]!r} and {entry.name!r} are "
+                                   f"both {PREFIX}{remote}: each remote bot needs a NAME "
+                                   "of its own")
+            seen[remote] = entry.name
     return out
+
+
+def _remote(path: Path, name: str, command: str) -> str:
+    """A remote entry's command, ``tcp:NAME``, checked."""
+    words = command.split()
+    if len(words) != 1:
+        raise EntriesError(f"{path}: bot {name!r}: a remote bot's command is just "
+                           f"{PREFIX}NAME, not {command[:40]!r}")
+    try:
+        check_name(f"bot {name!r}: {PREFIX}NAME", words[0][len(PREFIX):])
+    except RemoteSetupError as exc:
+        raise EntriesError(f"{path}: {exc}") from None
+    return words[0]
 
 
 def _rebase(command: str, base: Path) -> str:

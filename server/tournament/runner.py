@@ -5,23 +5,31 @@ with host-stall allowances on (``TableOptions.host_stalls``), so a table slowed
 by its neighbours does not cost its bots fines. A finished table is stored at
 once; a table that did not finish leaves nothing in the store, and its log
 folder is replaced when it is played again on ``--resume``.
+
+Remote entries (``tcp:NAME``) share one listener (``server.remote``) for the
+whole run, opened before the first table and closed after the last: each
+table's launcher takes its remote seats from it. A remote bot is one client,
+which plays one hand at a time, so a table waits until every remote entry it
+seats is free (a lock per name, taken in name order so two tables cannot hold
+one each). Swiss rounds seat each bot once anyway; round-robin tables of later
+rounds and a gauntlet's tables, which may seat the same bot, then wait.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import structlog
 import trio
 
 from server.bots import Peer
 from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
+from server.remote import RemoteOptions, RemoteSeats, open_remote_seats
 from server.seats import Launcher, ProcessLauncher, SeatRequest
 from server.table import TableOptions
 from server.tournament.entries import fill_in
@@ -56,6 +64,7 @@ class TournamentConfig:
     jobs: int = 1
     hero: int = 0  # gauntlet
     options: TableOptions = field(default_factory=lambda: TableOptions(host_stalls=True))
+    remote: RemoteOptions | None = None  # where remote entries connect, and their tokens
 
     def meta(self) -> dict[str, str]:
         return {"format": self.format, "seed": str(self.seed), "rounds": str(self.rounds),
@@ -87,75 +96,31 @@ class Progress:
     faults: int = 0
 
 
-class _Sides:
-    """Two kinds of work that never overlap: starting bots, and stopping them.
+class TableLauncher:
+    """Each table's launcher: its own bot processes, and the tournament's remote seats.
 
-    Stopping a bot sweeps up every stray child process of the server
-    (``server.sandbox.sweep``), and a bot being started by another table is, for
-    the moment its ``Popen`` runs in a worker thread, exactly such a child: it
-    would be killed before it said join. Starts may overlap each other, and
-    stops each other, but never a start and a stop.
+    Processes are the table's own (their working folders are named by hand and
+    seat, so two tables must not share a ``ProcessLauncher``); remote seats come
+    from the one listener of the tournament, and neither start nor sweep
+    processes. Tables start and stop bots at the same time freely: a stopping
+    bot's sweep spares the bots other tables are starting (``server.bots``).
     """
 
-    def __init__(self) -> None:
-        self.busy = {"open": 0, "close": 0}
-        self.changed = trio.Condition()
-
-    @asynccontextmanager
-    async def side(self, mine: str) -> AsyncIterator[None]:
-        other = "close" if mine == "open" else "open"
-        async with self.changed:
-            while self.busy[other]:
-                await self.changed.wait()
-            self.busy[mine] += 1
-        try:
-            yield
-        finally:
-            with trio.CancelScope(shield=True):
-                async with self.changed:
-                    self.busy[mine] -= 1
-                    self.changed.notify_all()
-
-
-class _SidedPeer:
-    """A peer whose ``close`` waits for no bot to be starting."""
-
-    def __init__(self, inner: Peer, sides: _Sides) -> None:
-        self._inner = inner
-        self._sides = sides
-        self.label = inner.label
-
-    def __getattr__(self, name: str) -> Any:  # process, exit_detail, ...: the bot's own
-        return getattr(self._inner, name)
-
-    def send_nowait(self, data: bytes) -> int:
-        return self._inner.send_nowait(data)
-
-    async def send(self, data: bytes) -> None:
-        await self._inner.send(data)
-
-    async def receive_some(self) -> bytes:
-        return await self._inner.receive_some()
-
-    async def close(self) -> None:
-        with trio.CancelScope(shield=True):
-            async with self._sides.side("close"):
-                await self._inner.close()
-
-
-class TableLauncher:
-    """Each table's launcher: a process per seat, started apart from any stopping."""
-
-    def __init__(self, sides: _Sides, inner: Launcher | None = None) -> None:
-        self.sides = sides
+    def __init__(self, inner: Launcher | None = None,
+                 remote: RemoteSeats | None = None) -> None:
         self.inner = inner or ProcessLauncher()
+        self.remote = remote
 
     async def open(self, request: SeatRequest, nursery: trio.Nursery) -> Peer:
-        async with self.sides.side("open"):
-            return _SidedPeer(await self.inner.open(request, nursery), self.sides)
+        peer = self.remote.peer(request) if self.remote is not None else None
+        if peer is not None:
+            return peer
+        return await self.inner.open(request, nursery)
 
 
-Listener = Callable[[str, TablePlan | None], None]  # ("hand" | "table" | "round", plan)
+# ("listening" | "round" | "hand" | "table", plan): "listening" once the remote
+# entries' listener is open (``Runner.remote.addresses`` says where).
+Listener = Callable[[str, TablePlan | None], None]
 
 
 def table_dir(out: Path, plan: TablePlan) -> Path:
@@ -170,8 +135,12 @@ class Runner:
         self.entries = config.all_entries()
         self.listener = listener
         self.progress = Progress()
-        self.sides = _Sides()
         self.log = structlog.get_logger().bind(tournament=str(config.out))
+        names = sorted(n for e in self.entries if (n := e.remote) is not None)
+        if names and config.remote is None:
+            raise ValueError(f"remote entries {', '.join(names)} need a listener")
+        self.busy = {name: trio.Lock() for name in names}  # a remote bot plays one table at once
+        self.remote: RemoteSeats | None = None  # the listener, while the tournament runs
 
     def _tell(self, what: str, plan: TablePlan | None = None) -> None:
         if self.listener is not None:
@@ -194,6 +163,25 @@ class Runner:
         return len(self.store.plans())
 
     async def run(self) -> None:
+        """Play every table not yet stored; with remote entries, listen for them meanwhile.
+
+        A port that cannot be listened on is a ``RemoteSetupError``, raised
+        before anything is stored.
+        """
+        remote = self.config.remote
+        if remote is None or not self.busy:
+            await self._run()
+            return
+        async with open_remote_seats(remote.host, remote.port, remote.tokens,
+                                     log=self.log) as seats:
+            self.remote = seats
+            self._tell("listening")
+            try:
+                await self._run()
+            finally:
+                self.remote = None
+
+    async def _run(self) -> None:
         c = self.config
         self.store.initialise(c.meta(), self.entries)
         self.schedule_known()
@@ -220,7 +208,10 @@ class Runner:
                 nursery.start_soon(self._table, plan, limiter)
 
     async def _table(self, plan: TablePlan, limiter: trio.CapacityLimiter) -> None:
-        async with limiter:
+        async with AsyncExitStack() as stack:
+            for name in sorted({n for e in plan.players if (n := self.entries[e].remote)}):
+                await stack.enter_async_context(self.busy[name])
+            await stack.enter_async_context(limiter)
             c = self.config
             root = table_dir(c.out, plan)
             if root.exists():  # left by a run that was stopped: the table is played again whole
@@ -230,7 +221,8 @@ class Runner:
             players = tuple(Player(self.entries[e].name, self.entries[e].command)
                             for e in plan.players)
             config = MatchConfig(players, plan.seed, c.groups, root, c.options, "autoplay",
-                                 TableLauncher(self.sides), hands=c.hands)
+                                 TableLauncher(remote=self.remote),
+                                 hands=c.hands)
             key = (plan.round, plan.table)
             self.progress.running[key] = 0
 

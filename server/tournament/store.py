@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.remote import remote_name
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import HandRow, TableResult
 
@@ -66,8 +67,13 @@ class StoreError(Exception):
 @dataclass(frozen=True, slots=True)
 class Entry:
     name: str
-    command: tuple[str, ...]
+    command: tuple[str, ...]  # argv; a remote entry's is the one word tcp:NAME
     fill_in: bool = False
+
+    @property
+    def remote(self) -> str | None:
+        """NAME when the entry is a remote seat (``tcp:NAME``), None for a program."""
+        return remote_name(self.command[0]) if len(self.command) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,25 @@
+"""Lines for people at a terminal that quote what users typed or bots wrote.
+
+Kept apart from ``server.console`` (progress bars, logging) so a command that
+only reports an error starts without importing structlog.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+
+
+def error_line(message: object) -> Text:
+    """``error: MESSAGE``, the word in red and the message exactly as it is.
+
+    Messages quote what users typed and bots wrote (paths, names, lines), so
+    they are never read as rich markup or emoji codes: ``[/x]`` would stop the
+    command with a MarkupError, and ``tcp:ghost:`` would turn into a ghost.
+    """
+    return Text.assemble(("error:", "red"), " ", str(message))
+
+
+def err_console() -> Console:
+    """The console for messages on stderr (no emoji codes: names are users')."""
+    return Console(stderr=True, soft_wrap=True, emoji=False)
