@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -19,6 +19,9 @@ from rich.table import Table
 from rich.text import Text
 
 from server.say import err_console, error_line
+
+if TYPE_CHECKING:
+    from server.engine.simulate import Summary
 
 app = typer.Typer(
     add_completion=False,
@@ -92,31 +95,64 @@ def simulate(
     json_out: Annotated[bool, typer.Option(
         "--json", help="Print one JSON line instead of a table")] = False,
 ) -> None:
-    """Play hands in-process with Python bot objects (no subprocesses) and summarise."""
+    """Play hands in-process with Python bot objects (no subprocesses) and summarise.
+
+    Ctrl-C stops early and still prints the summary of the hands played (exit 130).
+    """
     import json
 
-    from server.engine.simulate import BotSpecError
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from server.engine.simulate import BotSpecError, Played
     from server.engine.simulate import simulate as run
 
     specs = [s.strip() for s in bots.split(",")]
     console = err_console()
+    progress = Progress("simulate", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=console, transient=True, disable=not console.is_terminal)
+    task = progress.add_task("hands", total=hands)
+
+    def on_hand(_: int, __: Played) -> None:
+        progress.advance(task)
+
     try:
-        summary = run(specs, hands, seed)
+        with progress:
+            summary = run(specs, hands, seed, on_hand=on_hand)
     except BotSpecError as exc:
         console.print(error_line(exc))
         raise typer.Exit(2) from None
+    for i, p in enumerate(summary.players):
+        if p.crashes:
+            console.print(f"P{i + 1} ({p.bot}) raised an exception in {p.crashes} hand(s) and "
+                          "was played by the server from there; the first time:\n"
+                          + p.first_error.rstrip(), markup=False, highlight=False)
     if json_out:
         print(json.dumps(summary.as_json()))
-        return
-    rate = summary.hands / summary.seconds if summary.seconds else 0.0
-    table = Table(title=f"{hands} hands, seed {seed}: {rate:.0f} hands/s")
-    for col in ("player", "bot", "points", "points/hand", "wins", "illegal"):
+    else:
+        print_simulation(summary, seed)
+    if summary.interrupted:
+        console.print(f"interrupted after {summary.hands} of {hands} hands", markup=False)
+        raise typer.Exit(130)
+
+
+def print_simulation(summary: Summary, seed: int) -> None:
+    """The summary of ``server simulate`` as a table and a line of results."""
+    played = summary.hands
+    rate = played / summary.seconds if summary.seconds else 0.0
+    table = Table(title=f"{played} hands, seed {seed}: {rate:.0f} hands/s")
+    crashes = any(p.crashes for p in summary.players)
+    columns = ["player", "bot", "points", "points/hand", "wins", "illegal"]
+    for col in [*columns, "crashed"] if crashes else columns:
         table.add_column(col, justify="left" if col in ("player", "bot") else "right")
     for i, p in enumerate(summary.players):
-        table.add_row(f"P{i + 1}", Text(p.bot), str(p.points), f"{p.points / hands:+.2f}",
-                      str(p.wins), str(p.illegal))
-    Console(emoji=False).print(table)
-    Console(emoji=False).print(f"draws {summary.draws}, wins {summary.wins}")
+        row: list[str | Text] = [f"P{i + 1}", Text(p.bot), str(p.points),
+               f"{p.points / played:+.2f}" if played else "-", str(p.wins), str(p.illegal)]
+        table.add_row(*row, *([str(p.crashes)] if crashes else []))
+    out = Console(emoji=False)
+    out.print(table)
+    wins = summary.wins
+    out.print(f"draws {summary.draws}; wins: {wins['self_drawn']} self-drawn, "
+              f"{wins['discard']} on a discard, {wins['robbed_kong']} robbing a kong")
 
 
 @app.command()

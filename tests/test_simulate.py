@@ -7,8 +7,11 @@ The command runs in a subprocess, exactly as a user types it; a few tests call
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +111,60 @@ def test_players_rotate_one_seat_every_hand() -> None:
         expected = sum(d[(player - h) % 4] for h, d in enumerate(deltas))
         assert summary.players[player].points == expected
     assert summary.draws + sum(summary.wins.values()) == 6
+
+
+def test_a_bot_that_raises_is_faulted_and_the_simulation_goes_on() -> None:
+    """A student's in-process bot with a bug costs it the hand, not the whole run."""
+    summary = simulate(["tests.sim_bots:Crasher", "random", "random", "random"], 6, seed=2)
+    assert summary.hands == 6 and not summary.interrupted
+    crasher = summary.players[0]
+    assert crasher.crashes == 6  # it raises once in every hand, and is played from there
+    assert "ZeroDivisionError: the bug of a student's bot" in crasher.first_error
+    assert "Traceback" in crasher.first_error
+    assert all(p.crashes == 0 for p in summary.players[1:])
+    assert sum(p.points for p in summary.players) == 0
+
+
+def test_the_command_names_the_bot_that_raised_and_shows_its_traceback() -> None:
+    done = run_cli("--bots", "tests.sim_bots:Crasher,random,random,random", "--hands", "3",
+                   "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    assert "P1 (tests.sim_bots:Crasher) raised an exception in 3 hand(s)" in \
+        " ".join(done.stderr.split())
+    assert "ZeroDivisionError: the bug of a student's bot" in done.stderr
+    assert "crashed" in done.stdout  # a column of the table, shown only when needed
+
+
+def test_a_bot_whose_constructor_raises_is_faulted_every_hand() -> None:
+    summary = simulate(["random", "tests.sim_bots:Unbuildable", "random", "random"], 4, seed=2)
+    assert summary.hands == 4
+    assert summary.players[1].crashes == 4
+    assert "RuntimeError: cannot find my model file" in summary.players[1].first_error
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_ctrl_c_prints_what_was_played_and_exits_130(tmp_path: Path, json_out: bool) -> None:
+    marker = tmp_path / "started"
+    argv = [sys.executable, "-c", "from server.cli import main; main()", "simulate",
+            "--bots", ",".join(["tests.sim_bots:Announcer"] * 4), "--hands", "1000000",
+            *(["--json"] if json_out else [])]
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "SIM_STARTED": str(marker)})
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # some hands
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert "interrupted after" in err and "Traceback" not in err
+    if json_out:
+        summary = json.loads(out)
+        assert 0 < summary["hands"] < 1000000
+        assert summary["draws"] + sum(summary["wins"].values()) == summary["hands"]
+    else:
+        assert "hands, seed 0" in out and "draws" in out

@@ -5,13 +5,16 @@ AIs' framework gives exactly that); a bot class is built once per hand as
 ``BotClass(seed=...)``. The driver hands each seat the lines the engine queued,
 in order, and feeds back their answers. A rejected answer counts as an illegal
 move and faults the seat, exactly as the match server would; a seat that is
-asked and gives no answer is faulted too.
+asked and gives no answer is faulted too, and so is a bot whose ``receive``
+raises: the hand goes on with the engine playing that seat, and the traceback
+is kept (``Played.errors``) for the bot's author.
 """
 
 from __future__ import annotations
 
 import importlib
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -35,6 +38,29 @@ SAMPLE_BOTS: dict[str, str] = BUILTIN_BOTS
 
 class BotSpecError(ValueError):
     """A bot name that resolves to nothing usable."""
+
+
+class _Unbuilt:
+    """Stands in for a bot whose constructor raised: it fails at its first line,
+    so the seat is faulted like any bot that crashes, with the constructor's
+    traceback."""
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+    def receive(self, message: ToAI) -> FromAI | None:
+        raise _BuildError(self.error)
+
+
+class _BuildError(Exception):
+    pass
+
+
+def _build(factory: BotFactory, seed: int) -> InProcessBot:
+    try:
+        return factory(seed)
+    except Exception:
+        return _Unbuilt(traceback.format_exc())
 
 
 def resolve_bot(spec: str) -> BotFactory:
@@ -67,6 +93,7 @@ class Played:
 
     hand: Hand
     illegal: list[int] = field(default_factory=lambda: [0] * SEATS)
+    errors: dict[int, str] = field(default_factory=dict)  # seat -> traceback of its bot
 
     @property
     def result(self) -> HandResult:
@@ -85,7 +112,16 @@ def play_hand(hand: Hand, bots: Sequence[InProcessBot]) -> Played:
         replies: list[tuple[int, FromAI]] = []
         for seat, message in drain():
             if seat not in faulted:
-                reply = receive[seat](message)
+                try:
+                    reply = receive[seat](message)
+                except _BuildError as exc:
+                    played.errors[seat] = str(exc)
+                    hand.fault(seat, "crashed: the bot could not be built")
+                    continue
+                except Exception as exc:  # the bot's bug: fault the seat, play on
+                    played.errors[seat] = traceback.format_exc()
+                    hand.fault(seat, f"crashed: {type(exc).__name__}: {exc}")
+                    continue
                 if reply is not None:
                     replies.append((seat, reply))
         if not replies:
@@ -112,6 +148,8 @@ class PlayerStats:
     points: int = 0
     wins: int = 0
     illegal: int = 0
+    crashes: int = 0  # hands in which its receive() raised
+    first_error: str = ""  # the first such traceback
 
 
 @dataclass(slots=True)
@@ -121,6 +159,7 @@ class Summary:
     draws: int
     wins: dict[str, int]
     players: list[PlayerStats]
+    interrupted: bool = False  # stopped by Ctrl-C: ``hands`` is how many were played
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -145,22 +184,31 @@ def simulate(specs: Sequence[str], hands: int, seed: int,
     factories = [resolve_bot(spec) for spec in specs]
     players = [PlayerStats(spec) for spec in specs]
     wins = {kind.name.lower(): 0 for kind in WinKind}
-    draws = 0
+    summary = Summary(0, 0.0, 0, wins, players)
     start = time.perf_counter()
-    for h in range(hands):
-        d = deal(seed, h)
-        at_seat = [(s + h) % SEATS for s in range(SEATS)]
-        bots = [factories[p](seed * 1_000_003 + h * SEATS + s) for s, p in enumerate(at_seat)]
-        played = play_hand(Hand(d.wall, d.first), bots)
-        result = played.result
-        for s, p in enumerate(at_seat):
-            players[p].points += result.deltas[s]
-            players[p].illegal += played.illegal[s]
-        if result.winner is None or result.kind is None:
-            draws += 1
-        else:
-            players[at_seat[result.winner]].wins += 1
-            wins[result.kind.name.lower()] += 1
-        if on_hand is not None:
-            on_hand(h, played)
-    return Summary(hands, time.perf_counter() - start, draws, wins, players)
+    try:
+        for h in range(hands):
+            d = deal(seed, h)
+            at_seat = [(s + h) % SEATS for s in range(SEATS)]
+            bots = [_build(factories[p], seed * 1_000_003 + h * SEATS + s)
+                    for s, p in enumerate(at_seat)]
+            played = play_hand(Hand(d.wall, d.first), bots)
+            result = played.result
+            for s, p in enumerate(at_seat):
+                players[p].points += result.deltas[s]
+                players[p].illegal += played.illegal[s]
+                if s in played.errors:
+                    players[p].crashes += 1
+                    players[p].first_error = players[p].first_error or played.errors[s]
+            if result.winner is None or result.kind is None:
+                summary.draws += 1
+            else:
+                players[at_seat[result.winner]].wins += 1
+                wins[result.kind.name.lower()] += 1
+            summary.hands += 1
+            if on_hand is not None:
+                on_hand(h, played)
+    except KeyboardInterrupt:  # keep what was played: the caller reports it
+        summary.interrupted = True
+    summary.seconds = time.perf_counter() - start
+    return summary
