@@ -180,6 +180,18 @@ def profile(spec: str, hands: int) -> None:
     stats.sort_stats("tottime").print_stats(15)
 
 
+def machine_speed_us() -> float:
+    """A yardstick for comparing machines: sum(range(10000)), best of 20, in µs
+    (about 80-100 µs with Python 3.11 on a current desktop core)."""
+    best = float("inf")
+    for _ in range(20):
+        start = time.perf_counter()
+        for _ in range(100):
+            sum(range(10000))
+        best = min(best, (time.perf_counter() - start) / 100)
+    return best * 1e6
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--hands", type=int, default=400, help="hands with random bots")
@@ -190,7 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.profile:
         profile("random", args.hands)
         return 0
-    print(f"Python {sys.version.split()[0]}, seed {SEED}, best of {args.repeat}")
+    print(f"Python {sys.version.split()[0]}, seed {SEED}, best of {args.repeat}; "
+          f"this machine runs sum(range(10000)) in {machine_speed_us():.0f} us")
     for spec, hands in (("random", args.hands), ("greedy", args.greedy_hands)):
         def run(spec: str = spec, hands: int = hands) -> None:
             simulate([spec] * SEATS, hands, SEED)

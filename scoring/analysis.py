@@ -274,7 +274,10 @@ def wait_kinds(counts: Sequence[int], n_melds: int = 0) -> list[int]:
         return []
     waits = _regular_waits(counts)
     if n_melds == 0:
-        if sum(map(_odd, counts)) == 1:  # six pairs and a lone tile (or a third one)
+        # Odd counts: 1 and 3 in a real hand, counted in C (a sum over map costs more).
+        odd = counts.count(1) + counts.count(3) if max(counts) <= 4 else \
+            sum(map(_odd, counts))
+        if odd == 1:  # six pairs and a lone tile (or a third one)
             waits.extend(t for t, n in enumerate(counts) if n % 2)
         if sum(_ORPHAN_COUNTS(counts)) == 13:
             missing = [t for t in TERMINALS_AND_HONORS if not counts[t]]
@@ -282,7 +285,7 @@ def wait_kinds(counts: Sequence[int], n_melds: int = 0) -> list[int]:
                 waits.extend(TERMINALS_AND_HONORS)
             elif len(missing) == 1:  # twelve and a pair wait on the thirteenth
                 waits.append(missing[0])
-    return sorted(set(waits))
+    return sorted(set(waits)) if waits else waits
 
 
 def waiting_tiles(counts: Sequence[int], n_melds: int = 0) -> list[Tile]:
