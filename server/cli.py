@@ -23,6 +23,20 @@ from server.say import err_console, error_line
 if TYPE_CHECKING:
     from server.engine.simulate import Summary
 
+# Help for the options a match and a tournament share: the rules bots play by.
+HELP = {
+    "hard_limit": "Seconds before an unanswered prompt is a fault",
+    "join_limit": "Seconds for each AI to join",
+    "mem_limit": "MB of address space per bot process (0: no limit)",
+    "cpu_limit": "CPU seconds per bot process, so per hand (0: no limit)",
+    "file_limit": "MB a bot may write to one file; under bwrap, to its /tmp (0: no limit)",
+    "sandbox": "none, or bwrap: each bot under bubblewrap (read-only system, private /tmp, "
+               "no network)",
+    "work_dir": "Where each bot's working folder per hand is made (a temporary folder by "
+                "default)",
+}
+RULE_NOTE = " [default: {}; stored, and kept on --resume]"
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
@@ -167,9 +181,8 @@ def match(
     seed: Annotated[int | None, typer.Option(help="Match seed (random by default)")] = None,
     log_dir: Annotated[Path, typer.Option(help="Where -d writes the match folder")] = Path("logs"),
     groups: Annotated[int, typer.Option(min=1, max=6, help="Groups to play (16 hands each)")] = 6,
-    hard_limit: Annotated[float, typer.Option(min=1.0, help="Seconds before an unanswered "
-                                              "prompt is a fault")] = 5.0,
-    join_limit: Annotated[float, typer.Option(min=0.1, help="Seconds for each AI to join")] = 5.0,
+    hard_limit: Annotated[float, typer.Option(min=1.0, help=HELP["hard_limit"])] = 5.0,
+    join_limit: Annotated[float, typer.Option(min=0.1, help=HELP["join_limit"])] = 5.0,
     on_fault: Annotated[str, typer.Option(help="autoplay: the server plays a faulted seat to "
                                           "the end of the hand; end: end the match")] = "autoplay",
     announce: Annotated[bool, typer.Option(help="Send 'mhu <winner> <discarder> <fans>' "
@@ -178,18 +191,11 @@ def match(
                                                "tcp:NAME AIs connect")] = None,
     token: Annotated[list[str] | None, typer.Option(help="NAME=SECRET for tcp:NAME "
                                                     "(generated and printed if absent)")] = None,
-    mem_limit: Annotated[int, typer.Option(min=0, help="MB of address space per bot "
-                                           "process (0: no limit)")] = 4096,
-    cpu_limit: Annotated[int, typer.Option(min=0, help="CPU seconds per bot process, so "
-                                           "per hand (0: no limit)")] = 300,
-    file_limit: Annotated[int, typer.Option(min=0, help="MB a bot may write to one file; "
-                                            "under bwrap, to its /tmp (0: no limit)")] = 64,
-    sandbox: Annotated[str, typer.Option(help="none, or bwrap: each bot under bubblewrap "
-                                         "(read-only system, private /tmp, no network)")
-                       ] = "none",
-    work_dir: Annotated[Path | None, typer.Option(help="Where each bot's working folder "
-                                                  "per hand is made (a temporary folder "
-                                                  "by default)")] = None,
+    mem_limit: Annotated[int, typer.Option(min=0, help=HELP["mem_limit"])] = 4096,
+    cpu_limit: Annotated[int, typer.Option(min=0, help=HELP["cpu_limit"])] = 300,
+    file_limit: Annotated[int, typer.Option(min=0, help=HELP["file_limit"])] = 64,
+    sandbox: Annotated[str, typer.Option(help=HELP["sandbox"])] = "none",
+    work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,
 ) -> None:
     """Run a duplicate match: server AI1 AI2 AI3 AI4 [-v] [-d]."""
     import secrets
@@ -429,6 +435,19 @@ def tournament(
                                                "give it again with --resume")] = None,
     token: Annotated[list[str] | None, typer.Option(help="NAME=SECRET for tcp:NAME "
                                                     "(generated and printed if absent)")] = None,
+    hard_limit: Annotated[float | None, typer.Option(
+        min=1.0, help=HELP["hard_limit"] + RULE_NOTE.format(5.0))] = None,
+    join_limit: Annotated[float | None, typer.Option(
+        min=0.1, help=HELP["join_limit"] + RULE_NOTE.format(5.0))] = None,
+    mem_limit: Annotated[int | None, typer.Option(
+        min=0, help=HELP["mem_limit"] + RULE_NOTE.format(4096))] = None,
+    cpu_limit: Annotated[int | None, typer.Option(
+        min=0, help=HELP["cpu_limit"] + RULE_NOTE.format(300))] = None,
+    file_limit: Annotated[int | None, typer.Option(
+        min=0, help=HELP["file_limit"] + RULE_NOTE.format(64))] = None,
+    sandbox: Annotated[str | None, typer.Option(
+        help=HELP["sandbox"] + RULE_NOTE.format("none"))] = None,
+    work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,
 ) -> None:
     """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
     from server.tournament import FORMATS, EntriesError, default_jobs
@@ -442,7 +461,10 @@ def tournament(
     try:
         config = config_from_args(bots, out, resume, listen, token or [], format=format,
                                   rounds=rounds, groups=groups, hands=hands,
-                                  jobs=jobs or default_jobs(), seed=seed, hero=hero)
+                                  jobs=jobs or default_jobs(), seed=seed, hero=hero,
+                                  hard_limit=hard_limit, join_limit=join_limit,
+                                  mem_limit=mem_limit, cpu_limit=cpu_limit,
+                                  file_limit=file_limit, sandbox=sandbox, work_dir=work_dir)
     except EntriesError as exc:
         err.print(error_line(exc))
         raise typer.Exit(2) from None

@@ -163,7 +163,25 @@ def test_killed_and_resumed_gives_the_same_standings(uninterrupted: Path,
     for name in ("standings.csv", "standings.json"):
         a = (uninterrupted / name).read_text().replace(str(uninterrupted), "")
         b = (out / name).read_text().replace(str(out), "")
-        assert a == b, name
+        assert a == b, f"{name} differs; the hands that differ:\n" + \
+            hands_that_differ(uninterrupted, out)
+
+
+def hands_that_differ(a: Path, b: Path) -> str:
+    """Per-hand rows (points, fines, fault, stall) found in one tournament and not the other."""
+    query = ("SELECT t.round, t.tbl, h.hand, e.name, h.points, h.fines, h.faulted, h.stalls "
+             "FROM hands h JOIN entries e ON e.id = h.entry "
+             "JOIN tables t ON t.round = h.round AND t.tbl = h.tbl")
+    rows = []
+    for folder in (a, b):
+        db = sqlite3.connect(folder / "tournament.sqlite")
+        try:
+            rows.append(set(db.execute(query).fetchall()))
+        finally:
+            db.close()
+    only_a = sorted(rows[0] - rows[1])
+    only_b = sorted(rows[1] - rows[0])
+    return f"uninterrupted only: {only_a}\nresumed only: {only_b}"
 
 
 def test_resume_refuses_a_different_field(uninterrupted: Path, tmp_path: Path) -> None:
@@ -208,3 +226,56 @@ def test_gauntlet_and_round_robin_from_a_folder_of_bots(tmp_path: Path) -> None:
     standings = json.loads((out / "standings.json").read_text())
     assert len(standings["tables"]) == 2 * 2  # ceil(4 / 3) rounds of two tables
     assert {s["bot"] for s in standings["standings"]} == {"ann", "bob", "cid", "dee", "eve"}
+
+
+def rules_bots(folder: Path, marker: str) -> Path:
+    """The tmp_writer bot and three drawbots, as a bots file."""
+    lines = ["[[bot]]", 'name = "writer"',
+             f'command = ["{PY}", "{ROOT}/tests/bots/tmp_writer.py", "{marker}"]']
+    for name in ("ann", "bob", "cid"):
+        lines += ["[[bot]]", f'name = "{name}"',
+                  f'command = ["{PY}", "{ROOT}/tests/bots/drawbot.py"]']
+    path = folder / "bots.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_bots_rules_are_applied_stored_and_kept_on_resume(tmp_path: Path) -> None:
+    """--sandbox and the limits reach every table, are stored with the settings,
+    and a resume that asks for other rules is refused (every table plays by the same)."""
+    from tests.test_hostile import bwrap_or_skip
+
+    bwrap_or_skip()
+    marker = f"tournament-rules-{uuid.uuid4().hex}"
+    bots = rules_bots(tmp_path, marker)
+    out = tmp_path / "t"
+    done = run_to_end(str(bots), "--format", "swiss", "--rounds", "1", "--hands", "1",
+                      "--sandbox", "bwrap", "--cpu-limit", "60", "--hard-limit", "3",
+                      "--out", str(out), timeout=90)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert not Path("/tmp", marker).exists()  # the bot wrote to its own /tmp
+    standings = json.loads((out / "standings.json").read_text())["standings"]
+    assert {s["bot"]: s["faults"] for s in standings} == {"writer": 0, "ann": 0, "bob": 0,
+                                                           "cid": 0}
+    meta = dict(sqlite3.connect(out / "tournament.sqlite").execute("SELECT * FROM meta"))
+    assert (meta["sandbox"], meta["cpu_limit"], meta["hard_limit"]) == ("bwrap", "60", "3.0")
+    assert (meta["mem_limit"], meta["file_limit"], meta["join_limit"]) == ("4096", "64", "5.0")
+    refused = run_to_end("--resume", "--out", str(out), "--sandbox", "none", timeout=60)
+    assert refused.returncode == 2
+    assert "--sandbox none: this tournament was started with --sandbox bwrap" in \
+        " ".join(refused.stderr.split())
+    again = run_to_end("--resume", "--out", str(out), "--hard-limit", "3", timeout=60)
+    assert again.returncode == 0, again.stderr[-3000:]
+
+
+def test_without_the_sandbox_the_same_bot_writes_to_the_hosts_tmp(tmp_path: Path) -> None:
+    """The control for the test above: the marker does show when bots run bare."""
+    marker = f"tournament-rules-{uuid.uuid4().hex}"
+    out = tmp_path / "t"
+    try:
+        done = run_to_end(str(rules_bots(tmp_path, marker)), "--rounds", "1", "--hands", "1",
+                          "--out", str(out), timeout=90)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert Path("/tmp", marker).exists()
+    finally:
+        Path("/tmp", marker).unlink(missing_ok=True)

@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from server.seats import Sandbox
+from server.table import TableOptions
+from server.tournament.command import rules_from
 from server.tournament.entries import EntriesError, fill_in, load_entries
+from server.tournament.runner import rules_meta
 from server.tournament.schedule import (
     gauntlet,
     pair_meetings,
@@ -25,7 +29,7 @@ from server.tournament.standings import (
     ratings,
     standings,
 )
-from server.tournament.store import Entry, PlayerResult, Store, StoreError
+from server.tournament.store import RULE_KEYS, Entry, PlayerResult, Store, StoreError
 
 # --- schedules -------------------------------------------------------------------------
 
@@ -149,6 +153,8 @@ def test_store_keeps_whole_tables_and_refuses_other_settings(tmp_path: Path) -> 
     assert again.hand_rows() == rows
     with pytest.raises(StoreError):
         again.initialise({**meta, "seed": "2"}, entries)
+    # A store written before the rules were stored was played by the defaults.
+    again.initialise({**meta, **rules_meta(TableOptions(), Sandbox())}, entries)
     again.close()
     # The schema can be read without the server.
     con = sqlite3.connect(db)
@@ -174,3 +180,24 @@ def test_bots_file_and_folder(tmp_path: Path) -> None:
     toml.write_text(toml.read_text().replace('"b"', '"a"'))
     with pytest.raises(EntriesError, match="must differ"):
         load_entries(toml)
+
+
+def test_rules_are_given_or_stored_and_a_resume_keeps_them(tmp_path: Path) -> None:
+    new_options, new_sandbox = rules_from({"hard_limit": 3.0, "cpu_limit": 60}, None)
+    assert (new_options.hard_limit, new_options.join_limit) == (3.0, 5.0)
+    assert new_options.host_stalls
+    assert (new_sandbox.kind, new_sandbox.limits.cpu_seconds) == ("none", 60)
+    stored = rules_meta(new_options, new_sandbox)
+    assert tuple(stored) == RULE_KEYS  # what the store treats as rules
+    options, sandbox = rules_from({}, stored)  # nothing given on resume: as stored
+    assert (options, sandbox) == (new_options, new_sandbox)
+    assert rules_from({"hard_limit": 3}, stored)[0] == new_options  # the same number
+    with pytest.raises(EntriesError, match="--cpu-limit 30: this tournament was started "
+                                           "with --cpu-limit 60"):
+        rules_from({"cpu_limit": 30}, stored)
+    # A store from before the rules: the defaults it was played by.
+    with pytest.raises(EntriesError, match="started with --mem-limit 4096"):
+        rules_from({"mem_limit": 100}, {"format": "swiss"})
+    with pytest.raises(EntriesError, match="--sandbox must be one of"):
+        rules_from({"sandbox": "docker"}, None)
+

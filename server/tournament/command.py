@@ -15,10 +15,13 @@ from rich.text import Text
 
 from server.console import configure_logging
 from server.remote import RemoteOptions, RemoteSetupError, remote_options
+from server.sandbox import BotLimits, SandboxError
 from server.say import err_console, error_line
+from server.seats import Sandbox
+from server.table import TableOptions
 from server.tournament.entries import EntriesError, load_entries
 from server.tournament.report import write_reports
-from server.tournament.runner import Runner, TournamentConfig
+from server.tournament.runner import Runner, TournamentConfig, rules_meta
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standings, standings
 from server.tournament.store import Entry, Store, StoreError
@@ -184,11 +187,13 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
             meta, entries = store.meta(), [e for e in store.entries() if not e.fill_in]
         finally:
             store.close()
+        options, sandbox = rules_from(settings, meta)
         return TournamentConfig(
             tuple(entries), meta["format"], int(meta["seed"]), int(meta["rounds"]), out,
             groups=int(meta["groups"]), hands=int(meta["hands"]) if meta["hands"] else None,
             jobs=int(str(settings["jobs"])), hero=int(meta["hero"] or 0),
-            remote=remote_for(entries, listen, tokens, resume=True))
+            remote=remote_for(entries, listen, tokens, resume=True), options=options,
+            sandbox=sandbox)
     entries = load_entries(bots)
     remote = remote_for(entries, listen, tokens, resume)
     hero_name = settings.get("hero")
@@ -202,11 +207,57 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
     rounds = settings.get("rounds")
     if rounds is None:
         rounds = default_rounds(fmt, len(entries))
+    options, sandbox = rules_from(settings, None)
     return TournamentConfig(tuple(entries), fmt, int(str(settings["seed"])), int(str(rounds)),
                             out, groups=int(str(settings["groups"])),
                             hands=None if settings.get("hands") is None
                             else int(str(settings["hands"])),
-                            jobs=int(str(settings["jobs"])), hero=hero, remote=remote)
+                            jobs=int(str(settings["jobs"])), hero=hero, remote=remote,
+                            options=options, sandbox=sandbox)
+
+
+# The options that set the rules of every table, as they are stored (``rules_meta``).
+RULE_OPTIONS = {"hard_limit": "--hard-limit", "join_limit": "--join-limit",
+                "sandbox": "--sandbox", "mem_limit": "--mem-limit", "cpu_limit": "--cpu-limit",
+                "file_limit": "--file-limit"}
+
+
+def rules_from(settings: dict[str, object], stored: dict[str, str] | None
+               ) -> tuple[TableOptions, Sandbox]:
+    """The deadlines and the sandbox of every table: as given (defaults for what is
+    not), or, on ``--resume``, as stored, refusing a different value given again:
+    every table of a tournament plays by the same rules."""
+    rules = rules_meta(TableOptions(), Sandbox())  # the defaults, as text
+    if stored is not None:  # a store older than the rules was played by the defaults
+        rules.update({k: v for k, v in stored.items() if k in rules})
+    for key, option in RULE_OPTIONS.items():
+        given = settings.get(key)
+        if given is None:
+            continue
+        if stored is not None and str(given) != rules[key] and \
+                not _same_number(str(given), rules[key]):
+            raise EntriesError(f"{option} {given}: this tournament was started with "
+                               f"{option} {rules[key]}, and every table plays by the same "
+                               "rules (leave it out to go on)")
+        rules[key] = str(given)
+    work_dir = settings.get("work_dir")
+    sandbox = Sandbox(BotLimits(int(rules["mem_limit"]) or None, int(rules["cpu_limit"]) or None,
+                                int(rules["file_limit"]) or None), rules["sandbox"],
+                      Path(str(work_dir)) if work_dir is not None else None)
+    try:
+        sandbox.check()
+    except SandboxError as exc:
+        raise EntriesError(str(exc)) from None
+    options = TableOptions(float(rules["hard_limit"]), float(rules["join_limit"]),
+                           host_stalls=True)
+    return options, sandbox
+
+
+def _same_number(a: str, b: str) -> bool:
+    try:
+        return float(a) == float(b)
+    except ValueError:
+        return False
 
 
 def default_rounds(fmt: str, n: int) -> int:

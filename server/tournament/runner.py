@@ -30,7 +30,7 @@ import trio
 from server.bots import Peer
 from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
 from server.remote import RemoteOptions, RemoteSeats, open_remote_seats
-from server.seats import Launcher, ProcessLauncher, SeatRequest
+from server.seats import Launcher, ProcessLauncher, Sandbox, SeatRequest
 from server.table import TableOptions
 from server.tournament.entries import fill_in
 from server.tournament.schedule import (
@@ -45,6 +45,14 @@ from server.tournament.store import Entry, PlayerResult, Store
 
 # Tables in parallel per CPU core by default: see bench/README.md, "Tournaments".
 JOBS_PER_CORE = 1
+
+
+def rules_meta(options: TableOptions, sandbox: Sandbox) -> dict[str, str]:
+    """The rules every table plays by, as stored (a resumed tournament keeps them)."""
+    limits = sandbox.limits
+    return {"hard_limit": str(options.hard_limit), "join_limit": str(options.join_limit),
+            "sandbox": sandbox.kind, "mem_limit": str(limits.memory_mb or 0),
+            "cpu_limit": str(limits.cpu_seconds or 0), "file_limit": str(limits.file_mb or 0)}
 
 
 def default_jobs() -> int:
@@ -65,11 +73,13 @@ class TournamentConfig:
     hero: int = 0  # gauntlet
     options: TableOptions = field(default_factory=lambda: TableOptions(host_stalls=True))
     remote: RemoteOptions | None = None  # where remote entries connect, and their tokens
+    sandbox: Sandbox = field(default_factory=Sandbox)  # how bot processes run
 
     def meta(self) -> dict[str, str]:
         return {"format": self.format, "seed": str(self.seed), "rounds": str(self.rounds),
                 "groups": str(self.groups), "hands": str(self.hands or ""),
-                "hero": str(self.hero if self.format == "gauntlet" else "")}
+                "hero": str(self.hero if self.format == "gauntlet" else ""),
+                **rules_meta(self.options, self.sandbox)}
 
     def fill_in_count(self) -> int:
         n = len(self.entries)
@@ -221,7 +231,7 @@ class Runner:
             players = tuple(Player(self.entries[e].name, self.entries[e].command)
                             for e in plan.players)
             config = MatchConfig(players, plan.seed, c.groups, root, c.options, "autoplay",
-                                 TableLauncher(remote=self.remote),
+                                 TableLauncher(ProcessLauncher(c.sandbox), remote=self.remote),
                                  hands=c.hands)
             key = (plan.round, plan.table)
             self.progress.running[key] = 0

@@ -28,6 +28,10 @@ from server.remote import remote_name
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import HandRow, TableResult
 
+# The rules stored with the settings (``runner.rules_meta``): the deadlines,
+# the sandbox and the bots' resource limits.
+RULE_KEYS = ("hard_limit", "join_limit", "sandbox", "mem_limit", "cpu_limit", "file_limit")
+
 SCHEMA_VERSION = "1"
 
 SCHEMA = """
@@ -108,7 +112,9 @@ class Store:
         """Record the settings and entries of a new tournament, or check them on resume."""
         stored = self.meta()
         if stored:
-            for key in ("format", "seed", "rounds", "groups", "hands", "hero"):
+            for key in meta:
+                if key in RULE_KEYS and key not in stored:
+                    continue  # stored before the rules were: the defaults it was played by
                 if stored.get(key) != meta.get(key):
                     raise StoreError(f"{self.path}: {key} is {stored.get(key)!r}, "
                                      f"not {meta.get(key)!r}")
