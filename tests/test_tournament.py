@@ -5,11 +5,13 @@ slow on its first turn of every hand (1.1 s for a 1 s limit: fined 1 point a
 hand) and a bot that crashes in every hand. Tables play 2 hands each, two at a
 time (``--jobs 2``), three rounds. One run goes uninterrupted; another is
 killed with SIGKILL once round 1 is stored and then resumed: the standings
-must be the same, to the byte.
+must be the same in every field but the host-stall counts, which measure the
+machine during the run, not the players.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
@@ -160,11 +162,24 @@ def test_killed_and_resumed_gives_the_same_standings(uninterrupted: Path,
         store.close()
     resumed = run_to_end("--resume", "--out", str(out), "--jobs", "2")
     assert resumed.returncode == 0, resumed.stderr[-3000:]
-    for name in ("standings.csv", "standings.json"):
-        a = (uninterrupted / name).read_text().replace(str(uninterrupted), "")
-        b = (out / name).read_text().replace(str(out), "")
-        assert a == b, f"{name} differs; the hands that differ:\n" + \
-            hands_that_differ(uninterrupted, out)
+    assert standings_of(uninterrupted) == standings_of(out), \
+        "the standings differ; the hands that differ:\n" + hands_that_differ(uninterrupted, out)
+
+
+def standings_of(folder: Path) -> tuple[object, list[list[str]]]:
+    """standings.json and standings.csv, less the host-stall counts.
+
+    Those count how often the machine, not a bot, held an answer up (and the
+    fine was lowered for it): they measure the run, not the players, and two
+    runs on a busy machine need not agree on them. Every other field must.
+    """
+    data = json.loads((folder / "standings.json").read_text().replace(str(folder), ""))
+    data.pop("host_stalls")
+    for row in data["standings"]:
+        row.pop("host_stalls")
+    rows = list(csv.reader((folder / "standings.csv").read_text().splitlines()))
+    k = rows[0].index("host_stalls")
+    return data, [row[:k] + row[k + 1:] for row in rows]
 
 
 def hands_that_differ(a: Path, b: Path) -> str:
