@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from server.say import err_console, error_line
+from server.say import err_console, error_line, out_console
 
 if TYPE_CHECKING:
     from server.engine.simulate import Summary
@@ -162,7 +162,7 @@ def print_simulation(summary: Summary, seed: int) -> None:
         row: list[str | Text] = [f"P{i + 1}", Text(p.bot), str(p.points),
                f"{p.points / played:+.2f}" if played else "-", str(p.wins), str(p.illegal)]
         table.add_row(*row, *([str(p.crashes)] if crashes else []))
-    out = Console(emoji=False)
+    out = out_console()
     out.print(table)
     wins = summary.wins
     out.print(f"draws {summary.draws}; wins: {wins['self_drawn']} self-drawn, "

@@ -11,13 +11,12 @@ from pathlib import Path
 
 import structlog
 import trio
-from rich.console import Console
 from rich.text import Text
 
 from server.console import MatchProgress, configure_logging, ranking_table
 from server.match import MatchConfig, MatchResult, players_from_args, run_match
 from server.remote import RemoteOptions, RemoteSetupError, open_remote_seats
-from server.say import err_console, error_line
+from server.say import err_console, error_line, out_console
 from server.seats import ProcessLauncher, Sandbox
 from server.table import TableOptions
 
@@ -128,7 +127,7 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
     if not holder:  # the remote seats' port could not be opened
         return EXIT_BAD_SETUP
     result = holder[0]
-    Console(emoji=False).print(ranking_table(result))
+    out_console().print(ranking_table(result))
     if root is not None:
         console.print(f"logs: {root}", markup=False)
     return EXIT_COMPLETED if result.completed else EXIT_NOT_COMPLETED

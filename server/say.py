@@ -6,6 +6,8 @@ only reports an error starts without importing structlog.
 
 from __future__ import annotations
 
+import os
+
 from rich.console import Console
 from rich.text import Text
 
@@ -23,3 +25,16 @@ def error_line(message: object) -> Text:
 def err_console() -> Console:
     """The console for messages on stderr (no emoji codes: names are users')."""
     return Console(stderr=True, soft_wrap=True, emoji=False)
+
+
+PIPE_WIDTH = 200  # columns for tables written to a file or a pipe
+
+
+def out_console() -> Console:
+    """The console for results on stdout. A terminal's own width; a file or a
+    pipe gets room for the widest table (rich would assume 80 columns and cut
+    a tournament's standings to "po…" and "/ha…")."""
+    console = Console(emoji=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:  # COLUMNS: as asked
+        console = Console(emoji=False, width=PIPE_WIDTH)
+    return console

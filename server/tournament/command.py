@@ -16,7 +16,7 @@ from rich.text import Text
 from server.console import configure_logging
 from server.remote import RemoteOptions, RemoteSetupError, remote_options
 from server.sandbox import BotLimits, SandboxError
-from server.say import err_console, error_line
+from server.say import err_console, error_line, out_console
 from server.seats import Sandbox
 from server.table import TableOptions
 from server.tournament.entries import EntriesError, load_entries
@@ -136,9 +136,9 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
         st = write_all(config, store)
         if quiet:
             return 0
-        Console(emoji=False).print(standings_table(st, f"Final standings ({config.format}, seed "
+        out_console().print(standings_table(st, f"Final standings ({config.format}, seed "
                                             f"{config.seed})"))
-        Console(emoji=False).print(f"host stalls: {store.host_stalls()}; reports in {config.out}/ "
+        out_console().print(f"host stalls: {store.host_stalls()}; reports in {config.out}/ "
                         "(tournament.html, standings.csv, standings.json)", markup=False)
         return 0
     except KeyboardInterrupt:
