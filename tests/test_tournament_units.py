@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import math
 import sqlite3
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from server.seats import Sandbox
 from server.table import TableOptions
-from server.tournament.command import rules_from
+from server.tournament.command import rules_from, standings_table
 from server.tournament.entries import EntriesError, fill_in, load_entries
 from server.tournament.runner import rules_meta
 from server.tournament.schedule import (
@@ -201,3 +203,16 @@ def test_rules_are_given_or_stored_and_a_resume_keeps_them(tmp_path: Path) -> No
     with pytest.raises(EntriesError, match="--sandbox must be one of"):
         rules_from({"sandbox": "docker"}, None)
 
+
+
+def test_a_narrow_console_shows_the_main_standings_columns_and_a_wide_one_all() -> None:
+    st = standings(["[/x] :ghost:", "b", "c", "d"], [], [], 4)
+    narrow = standings_table(st, "t", 80)
+    assert [c.header for c in narrow.columns] == ["#", "bot", "points", "/hand", "rating",
+                                                  "hands", "fines", "faults"]
+    wide = standings_table(st, "t", 160)
+    assert len(wide.columns) == 13 and wide.columns[-1].header == "stalls"
+    console = Console(width=160, file=io.StringIO(), emoji=False)
+    with console.capture() as captured:
+        console.print(wide)
+    assert "[/x] :ghost:" in captured.get()  # a bot's name is text, not markup

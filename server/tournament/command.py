@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import trio
@@ -23,7 +23,7 @@ from server.tournament.entries import EntriesError, load_entries
 from server.tournament.report import write_reports
 from server.tournament.runner import Runner, TournamentConfig, rules_meta
 from server.tournament.schedule import TablePlan
-from server.tournament.standings import Standings, standings
+from server.tournament.standings import Standing, Standings, standings
 from server.tournament.store import Entry, Store, StoreError
 
 
@@ -52,16 +52,34 @@ def current_standings(store: Store, n: int) -> Standings:
                      len(entries))
 
 
-def standings_table(st: Standings, title: str) -> Table:
+# The standings' columns: header, cell, and whether a narrow console keeps it.
+_COLUMNS: tuple[tuple[str, Callable[[Standing], str | Text], bool], ...] = (
+    ("#", lambda s: str(s.rank), True),
+    ("bot", lambda s: Text(s.name), True),
+    ("points", lambda s: str(s.points), True),
+    ("/hand", lambda s: f"{s.per_hand:+.2f}", True),
+    ("95% CI", lambda s: f"{s.ci_low:+.1f}..{s.ci_high:+.1f}" if s.hands > 1 else "-", False),
+    ("dup", lambda s: f"{s.duplicate:+.2f}", False),
+    ("rating", lambda s: f"{s.rating:.2f}", True),
+    ("hands", lambda s: str(s.hands), True),
+    ("won", lambda s: str(s.wins), False),
+    ("drawn", lambda s: str(s.draws), False),
+    ("fines", lambda s: str(s.fines), True),
+    ("faults", lambda s: str(s.faults), True),
+    ("stalls", lambda s: str(s.stalls), False),
+)
+FULL_WIDTH = 120  # columns the whole standings table needs; narrower consoles get fewer
+
+
+def standings_table(st: Standings, title: str, width: int | None = None) -> Table:
+    """The standings as a table; on a console narrower than ``FULL_WIDTH`` only the
+    main columns (the CSV, JSON and HTML reports always have them all)."""
+    columns = [c for c in _COLUMNS if width is None or width >= FULL_WIDTH or c[2]]
     table = Table(title=title)
-    for col in ("#", "bot", "points", "/hand", "95% CI", "dup", "rating", "hands", "won",
-                "drawn", "fines", "faults", "stalls"):
-        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    for header, _, _ in columns:
+        table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=True)
     for s in st.rows:
-        ci = f"{s.ci_low:+.1f}..{s.ci_high:+.1f}" if s.hands > 1 else "-"
-        table.add_row(str(s.rank), Text(s.name), str(s.points), f"{s.per_hand:+.2f}", ci,
-                      f"{s.duplicate:+.2f}", f"{s.rating:.2f}", str(s.hands), str(s.wins),
-                      str(s.draws), str(s.fines), str(s.faults), str(s.stalls))
+        table.add_row(*(cell(s) for _, cell, _ in columns))
     return table
 
 
@@ -102,7 +120,7 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
             running = ", ".join(f"r{r}t{t} {h}" for (r, t), h in sorted(p.running.items()))
             title = f"{config.format}, round {p.round or '-'}: {done}; host stalls {p.stalls}"
             bar = ProgressBar(total=max(1, p.hands_total), completed=p.hands_done, width=40)
-            return Group(standings_table(latest[0], title),
+            return Group(standings_table(latest[0], title, console.width),
                          Columns([bar, f"{p.hands_done}/{p.hands_total} hands; "
                                        f"playing: {running or '-'}"]))
 
@@ -136,8 +154,9 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
         st = write_all(config, store)
         if quiet:
             return 0
-        out_console().print(standings_table(st, f"Final standings ({config.format}, seed "
-                                            f"{config.seed})"))
+        out = out_console()
+        out.print(standings_table(st, f"Final standings ({config.format}, seed {config.seed})",
+                                  out.width))
         out_console().print(f"host stalls: {store.host_stalls()}; reports in {config.out}/ "
                         "(tournament.html, standings.csv, standings.json)", markup=False)
         return 0
