@@ -146,8 +146,7 @@ class Table:
         """Remembered until the hand changes: between two of its own turns a seat
         is asked about every discard, and its waits stay the same (and they are
         what its next draw is checked against)."""
-        seat = self.seat
-        key = (tiles, len(self.melds[seat]) if 0 <= seat < SEATS else 0)
+        key = (tiles, len(self.my_melds))
         if key != self._waits_key:
             self._waits_key = key
             self._waits = frozenset(waiting_tiles(tile_counts(tiles), key[1]))
@@ -308,7 +307,7 @@ class Bot:
 
     def receive(self, message: ToAI) -> FromAI | None:
         """Take one server message; the answer if it prompts this seat, else None."""
-        if type(message) is MPick:  # three lines of every turn: kept short
+        if isinstance(message, MPick):  # three lines of every turn: kept short
             table = self.table
             table.wall_left -= 1
             table.last_discard = None
@@ -373,7 +372,7 @@ class Bot:
     def _answered(self, answer: FromAI) -> None:
         """Apply what our answer does at once (the server does not echo our discard)."""
         table = self.table
-        if type(answer) is Out:
+        if isinstance(answer, Out):
             table.discard(table.seat, answer.tile)
         elif isinstance(answer, AGang):
             self._agang = answer.tile
@@ -382,11 +381,8 @@ class Bot:
         """Update the table with a server message; the prompt it makes, if any."""
         table = self.table
         me = table.seat
-        # The three lines of every turn first: others' draws and discards, our draw.
-        if isinstance(message, MPick):
-            table.wall_left -= 1
-            table.last_discard = None
-        elif isinstance(message, MOut):
+        # The lines of every turn first (``receive`` has taken others' draws).
+        if isinstance(message, MOut):
             if message.seat == me:
                 _warn(f"ignored {format_line(message)!r}: our own discard is not echoed")
                 return None
