@@ -303,11 +303,7 @@ class Hand:
             if expect is Expect.CLAIM or expect is Expect.ROB:
                 self.inputs.append(Input(seat, message, "", len(self.events)))
                 del waiting[seat]
-                window = self._window
-                assert window is not None
-                window.answers[seat] = message
-                if not waiting:
-                    self._resolve(window)
+                self._window_answer(seat, message)
                 if self._auto:
                     self._run_auto()
                 return ACCEPTED
@@ -417,11 +413,7 @@ class Hand:
     def _apply(self, seat: int, m: FromAI) -> None:
         expect = self.waiting.pop(seat)
         if expect is Expect.CLAIM or expect is Expect.ROB:
-            window = self._window
-            assert window is not None
-            window.answers[seat] = m
-            if not self.waiting:  # during a window only its responders are asked
-                self._resolve(window)
+            self._window_answer(seat, m)
             return
         if isinstance(m, Out):
             self._discard(seat, m.tile)
@@ -444,6 +436,14 @@ class Hand:
             self.events.append(Event("jgang", seat, m.tile))
             self._broadcast(MJGang(seat, m.tile))
             self._open_window(seat, m.tile, rob=True)
+
+    def _window_answer(self, seat: int, m: FromAI) -> None:
+        """A responder's answer (no longer waited on) to the open window."""
+        window = self._window
+        assert window is not None
+        window.answers[seat] = m
+        if not self.waiting:  # during a window only its responders are asked
+            self._resolve(window)
 
     def _discard(self, seat: int, tile: Tile) -> None:
         self.hands[seat].remove(tile)
