@@ -20,6 +20,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,34 @@ class BotCommandError(ValueError):
     """An AI argument that names no runnable program."""
 
 
+def server_venv() -> Path | None:
+    """The virtual environment the server runs from, if it runs from one."""
+    if sys.prefix == sys.base_prefix:
+        return None
+    venv = Path(sys.prefix)
+    return venv if (venv / "bin").is_dir() else None
+
+
+def bot_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment bots run in: ``base`` (the server's own by default), as if the
+    server's virtual environment were activated.
+
+    A student's ``#!/usr/bin/env python3`` or ``python3 bot.py`` then finds the
+    Python that has this repository's packages, whether or not whoever started
+    the server had activated it; a program named by absolute path is run as named.
+    """
+    env = dict(os.environ if base is None else base)
+    venv = server_venv()
+    if venv is None:
+        return env
+    bin_dir = str(venv / "bin")
+    rest = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if p != bin_dir]
+    env["PATH"] = os.pathsep.join([bin_dir, *rest])
+    env["VIRTUAL_ENV"] = str(venv)
+    env.pop("PYTHONHOME", None)  # as activate does: it would point the venv's Python elsewhere
+    return env
+
+
 def parse_command(spec: str) -> list[str]:
     """An AI argument as argv: a path to an executable, or a quoted command line.
 
@@ -65,7 +94,7 @@ def parse_command(spec: str) -> list[str]:
         if not os.access(path, os.X_OK):
             hint = f' (try "python3 {program}" or chmod +x)' if program.endswith(".py") else ""
             raise BotCommandError(f"AI {spec!r}: {program} is not executable{hint}")
-    elif shutil.which(program) is None:
+    elif shutil.which(program, path=bot_environment().get("PATH")) is None:
         if Path(program).exists():
             raise BotCommandError(f"AI {spec!r}: to run a file in this folder, write ./{program}")
         raise BotCommandError(f"AI {spec!r}: no program {program!r} on PATH")
@@ -264,7 +293,8 @@ async def start_bot(argv: list[str], label: str, stderr_path: Path | None,
     """Start one bot in its own process group with piped stdio.
 
     ``preexec`` runs in the child before the bot (resource limits); ``work_dir``
-    is removed when the bot is closed.
+    is removed when the bot is closed. Every bot (in a match, a tournament,
+    check-bot, replay or the connect bridge) runs in ``bot_environment(env)``.
     """
     key = tag or f"untagged-{id(argv)}"
     _starting[key] = _starting.get(key, 0) + 1
@@ -276,7 +306,7 @@ async def start_bot(argv: list[str], label: str, stderr_path: Path | None,
             stderr=subprocess.PIPE,
             start_new_session=True,
             cwd=cwd,
-            env=env,
+            env=bot_environment(env),
             preexec_fn=preexec,
         )
         _live_bots[process.pid] = tag or ""

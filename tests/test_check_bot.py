@@ -73,3 +73,17 @@ def test_check_bot_command_exit_status(bot: str, status: int) -> None:
         assert "< b'\\xff\\xfe" in done.stdout
     else:
         assert "the bot speaks the protocol correctly" in done.stdout
+
+
+def test_check_bot_runs_the_bot_in_the_servers_environment(tmp_path: Path) -> None:
+    """A student's bot outside the repository, checked without the venv activated."""
+    from tests.test_match_e2e import BARE_PATH, student_bot
+
+    bot = student_bot(tmp_path / "student")
+    env = {**os.environ, "COLUMNS": "200", "PATH": BARE_PATH}
+    env.pop("VIRTUAL_ENV", None)
+    done = subprocess.run([sys.executable, "-c", "from server.cli import main; main()",
+                           "check-bot", str(bot), "--hands", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the bot speaks the protocol correctly" in done.stdout

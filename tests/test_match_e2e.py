@@ -461,3 +461,68 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_hands(
     assert sheet[-1][0] == "Total"
     for hand_dir in hand_dirs(folder)[: len(rows)]:
         assert hand_records(hand_dir)["result"]["result"] == "draw"
+
+
+# --- a student's bot outside the repository ------------------------------------------------
+
+STUDENT_BOT = """\
+#!/usr/bin/env python3
+import sys
+
+from sample_ai.framework import run_stdio
+from sample_ai.greedy import GreedyBot
+
+sys.exit(run_stdio(GreedyBot))
+"""
+# A PATH as a person who never activated the virtual environment has it: ``python3``
+# there is the system's, which has none of this repository's packages.
+BARE_PATH = "/usr/bin:/bin"
+
+
+def student_bot(folder: Path, name: str = "mybot.py", text: str = STUDENT_BOT) -> Path:
+    """A bot saved in the student's own folder, as sample_ai/README.md shows."""
+    folder.mkdir(parents=True, exist_ok=True)
+    bot = folder / name
+    bot.write_text(text)
+    bot.chmod(0o755)
+    return bot
+
+
+def bare_env() -> dict[str, str]:
+    env = {**os.environ, "PATH": BARE_PATH, "COLUMNS": "200"}
+    env.pop("VIRTUAL_ENV", None)
+    return env
+
+
+@pytest.mark.parametrize("sandbox", ["none", "bwrap"])
+@pytest.mark.parametrize("form", ["path", "python3 path"])
+def test_a_students_bot_outside_the_repository_runs_in_the_servers_environment(
+        tmp_path: Path, sandbox: str, form: str) -> None:
+    """Its ``#!/usr/bin/env python3`` (or ``python3 mybot.py``) finds the server's Python,
+    with ``sample_ai`` and ``protocol``, though the venv was never activated."""
+    if sandbox == "bwrap":
+        from tests.test_hostile import bwrap_or_skip
+
+        bwrap_or_skip()
+    bot = student_bot(tmp_path / "student")
+    ai = str(bot) if form == "path" else f"python3 {bot}"
+    logs = tmp_path / "logs"
+    proc = subprocess.run(server_argv(ai, DRAWBOT, DRAWBOT, DRAWBOT, "-d", "--seed", "3",
+                                      "--groups", "1", "--log-dir", str(logs),
+                                      "--sandbox", sandbox),
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, env=bare_env())
+    assert proc.returncode == 0, proc.stderr
+    assert "faulted" not in proc.stderr
+    rows = read_sheet(match_dir(logs))[1:-1]
+    assert len(rows) == 16 and all(row[-1] == "" for row in rows)
+
+
+def test_a_bot_that_names_its_interpreter_by_absolute_path_keeps_it(tmp_path: Path) -> None:
+    """The environment puts the server's venv first on PATH; an absolute path is not
+    looked up, so /usr/bin/python3 stays the system's (which has no sample_ai)."""
+    bot = student_bot(tmp_path / "student")
+    proc = subprocess.run(server_argv(f"/usr/bin/python3 {bot}", DRAWBOT, DRAWBOT, DRAWBOT,
+                                      "--seed", "3", "--groups", "1"),
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, env=bare_env())
+    assert proc.returncode == 0, proc.stderr
+    assert "faulted: closed-output: exit status 1" in proc.stderr

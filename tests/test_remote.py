@@ -451,6 +451,22 @@ async def test_a_bot_through_the_bridge_plays_exactly_as_the_same_bot_locally(
     assert GREEDY in SEEDED[0]
 
 
+async def test_the_bridge_runs_its_bot_in_the_servers_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A student's bot outside the repository, ``server connect`` started without the
+    venv activated: its ``#!/usr/bin/env python3`` finds the Python with ``sample_ai``."""
+    from tests.test_match_e2e import BARE_PATH, student_bot
+
+    monkeypatch.setenv("PATH", BARE_PATH)
+    monkeypatch.delenv("VIRTUAL_ENV", raising=False)
+    bot = student_bot(tmp_path / "student")
+    results: list[Any] = []
+    (summary,) = await play(["tcp:p0", DRAWBOT, DRAWBOT, DRAWBOT], [0], tmp_path / "match",
+                            [via_bridge("p0", str(bot), results)])
+    assert summary.faults == []
+    assert results[0].reason == "the match is over" and results[0].hands == 1
+
+
 async def test_the_bridge_stops_and_says_why() -> None:
     async with open_remote_seats("127.0.0.1", 0, {"p0": "secret0"}) as seats:
         port = seats.addresses[0][1]

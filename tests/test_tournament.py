@@ -294,3 +294,32 @@ def test_without_the_sandbox_the_same_bot_writes_to_the_hosts_tmp(tmp_path: Path
         assert Path("/tmp", marker).exists()
     finally:
         Path("/tmp", marker).unlink(missing_ok=True)
+
+
+def test_a_bots_file_with_python3_runs_the_bots_in_the_servers_environment(
+        tmp_path: Path) -> None:
+    """``command = "python3 alice/bot.py"`` means the server's Python, whoever started
+    (or resumed) the tournament and whether or not they had activated the venv."""
+    from tests.test_match_e2e import BARE_PATH, student_bot
+
+    student_bot(tmp_path / "alice", "bot.py")
+    lines = ["[[bot]]", 'name = "alice"', 'command = "python3 alice/bot.py"']
+    for name in ("ann", "bob", "cid"):
+        lines += ["[[bot]]", f'name = "{name}"',
+                  f'command = ["{PY}", "{ROOT}/tests/bots/drawbot.py"]']
+    bots = tmp_path / "bots.toml"
+    bots.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "t"
+    mark = uuid.uuid4().hex
+    env = {**os.environ, MARK: mark, "COLUMNS": "160", "PATH": BARE_PATH}
+    env.pop("VIRTUAL_ENV", None)
+    try:
+        done = subprocess.run([PY, "-m", "server.cli", "tournament", str(bots), "--rounds", "1",
+                               "--hands", "2", "--out", str(out)], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=90)
+    finally:
+        wait_gone(mark)
+    assert done.returncode == 0, done.stderr[-3000:]
+    standings = json.loads((out / "standings.json").read_text())["standings"]
+    assert {s["bot"]: s["faults"] for s in standings} == {"alice": 0, "ann": 0, "bob": 0,
+                                                           "cid": 0}
