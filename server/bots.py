@@ -29,6 +29,7 @@ from typing import Protocol
 import trio
 
 from server.sandbox import LiveBots, describe_exit, sweep
+from server.scripts import script_of
 
 STDERR_CAP = 1 << 20  # bytes of a bot's stderr kept per hand
 STDERR_TAIL = 4096  # bytes of the end of stderr kept to tell why a bot died
@@ -76,7 +77,8 @@ def bot_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
 def parse_command(spec: str) -> list[str]:
     """An AI argument as argv: a path to an executable, or a quoted command line.
 
-    Checked before anything starts: the program must exist and be executable.
+    Checked before anything starts: the program must exist and be executable,
+    and the script an interpreter is given (``python3 bot.py``) must exist.
     """
     try:
         argv = shlex.split(spec)
@@ -98,7 +100,21 @@ def parse_command(spec: str) -> list[str]:
         if Path(program).exists():
             raise BotCommandError(f"AI {spec!r}: to run a file in this folder, write ./{program}")
         raise BotCommandError(f"AI {spec!r}: no program {program!r} on PATH")
+    script = script_of(argv)
+    if script is not None and not _is_file_here(script):
+        # Read as the bot will read it: relative paths are taken from here (the
+        # launcher makes them absolute, since the bot runs in a folder of its own).
+        where = "" if os.path.isabs(script) else f" (in {Path.cwd()})"
+        raise BotCommandError(f"AI {spec!r}: {argv[0]} would run {script}, which does not "
+                              f"exist{where}")
     return argv
+
+
+def _is_file_here(path: str) -> bool:
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):  # a name too long, a NUL
+        return False
 
 
 class Peer(Protocol):

@@ -87,3 +87,14 @@ def test_check_bot_runs_the_bot_in_the_servers_environment(tmp_path: Path) -> No
                           cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the bot speaks the protocol correctly" in done.stdout
+
+
+def test_check_bot_refuses_a_missing_script_before_starting_anything() -> None:
+    done = subprocess.run([sys.executable, "-c", "from server.cli import main; main()",
+                           "check-bot", "python3 nosuch.py", "--hands", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.strip() == (f"error: AI 'python3 nosuch.py': python3 would run "
+                                   f"nosuch.py, which does not exist (in {ROOT})")

@@ -402,6 +402,12 @@ async def test_seeded_sample_ais_give_the_same_scoresheet_twice(tmp_path: Path) 
     ([DRAWBOT, DRAWBOT, DRAWBOT], "need exactly 4 AIs, got 3"),
     ([DRAWBOT] * 5, "need exactly 4 AIs, got 5"),
     (["no-such-program-anywhere", DRAWBOT, DRAWBOT, DRAWBOT], "no program"),
+    (["python3 nosuch.py", DRAWBOT, DRAWBOT, DRAWBOT],
+     "python3 would run nosuch.py, which does not exist"),
+    ([DRAWBOT, "python3 -u tests/bots/nosuch.py --seed 1", DRAWBOT, DRAWBOT],
+     "python3 would run tests/bots/nosuch.py, which does not exist"),
+    ([DRAWBOT, DRAWBOT, "bash tests/bots/x.sh", DRAWBOT],
+     "bash would run tests/bots/x.sh, which does not exist"),
 ])
 def test_bad_ai_argument_exits_2_before_anything_starts(
         tmp_path: Path, ais: list[str], message: str) -> None:

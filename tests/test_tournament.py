@@ -323,3 +323,19 @@ def test_a_bots_file_with_python3_runs_the_bots_in_the_servers_environment(
     standings = json.loads((out / "standings.json").read_text())["standings"]
     assert {s["bot"]: s["faults"] for s in standings} == {"alice": 0, "ann": 0, "bob": 0,
                                                            "cid": 0}
+
+
+def test_a_bots_file_naming_a_missing_script_is_refused_before_any_table(
+        tmp_path: Path) -> None:
+    lines = ["[[bot]]", 'name = "alice"', 'command = "python3 alice/nosuch.py"']
+    for name in ("ann", "bob", "cid"):
+        lines += ["[[bot]]", f'name = "{name}"',
+                  f'command = ["{PY}", "{ROOT}/tests/bots/drawbot.py"]']
+    bots = tmp_path / "bots.toml"
+    bots.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run_to_end(str(bots), "--rounds", "1", "--hands", "1", "--out",
+                      str(tmp_path / "t"), timeout=60)
+    assert done.returncode == 2
+    assert "bot 'alice': AI 'python3 alice/nosuch.py': python3 would run alice/nosuch.py, " \
+        "which does not exist" in " ".join(done.stderr.split())
+    assert not (tmp_path / "t" / "tournament.sqlite").exists()
