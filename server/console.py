@@ -12,6 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from server.say import fault_line
+
 if TYPE_CHECKING:
     from server.match import HandSummary, MatchResult
 
@@ -52,9 +54,11 @@ class MatchProgress:
 
     def hand_done(self, summary: HandSummary, result: MatchResult) -> None:
         for player, cause in summary.faults:
-            self.console.print(f"hand {summary.plan.number + 1}: player {player} "
-                               f"({result.config.players[player].name}) faulted: {cause}",
-                               markup=False, emoji=False)
+            name = result.config.players[player].name
+            self.console.print(fault_line(f"hand {summary.plan.number + 1}",
+                                          f"player {player} ({name})", cause,
+                                          *summary.stderr.get(player, (None, None))),
+                               markup=False, emoji=False, highlight=False)
         leader = result.ranking()[0]
         self.progress.update(self.task, advance=1,
                              status=f"leader P{leader} {result.totals[leader].points:+d}")

@@ -19,7 +19,7 @@ import structlog
 import trio
 
 from scoring.settlement import WinKind, apply_fines
-from server.bots import Peer
+from server.bots import Peer, ProcessPeer
 from server.engine.hand import SEATS, Hand
 from server.engine.rng import GROUPS, HandPlan, deal, match_plan
 from server.logs import MatchFiles, ScoreRow, write_hand
@@ -64,6 +64,9 @@ class HandSummary:
     spawn_seconds: float
     aborted: bool = False
     close_seconds: float = 0.0  # stopping the bots after the hand
+    # By player, for bot processes: the end of what it wrote on stderr, and the file
+    # that keeps the whole of it (None without a log folder). A fault line shows them.
+    stderr: dict[int, tuple[bytes, Path | None]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -172,6 +175,8 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
             close_seconds = time.perf_counter() - closing
     summary = _summarise(config, plan, gid, outcome, spawn_seconds, aborted)
     summary.close_seconds = close_seconds
+    summary.stderr = {plan.seats[seat]: (peer.stderr_tail, peer.stderr_path)
+                      for seat, peer in enumerate(peers) if isinstance(peer, ProcessPeer)}
     if files is not None and folder is not None:
         _write(files, folder, config, plan, d.first, summary)
     return summary

@@ -7,6 +7,7 @@ only reports an error starts without importing structlog.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
@@ -38,3 +39,41 @@ def out_console() -> Console:
     if not console.is_terminal and "COLUMNS" not in os.environ:  # COLUMNS: as asked
         console = Console(emoji=False, width=PIPE_WIDTH)
     return console
+
+
+STDERR_EXCERPT = 160  # characters of a bot's last stderr line shown in a fault line
+
+
+def last_line(data: bytes, limit: int = STDERR_EXCERPT) -> str:
+    """The last non-blank line of what a bot wrote, escaped and cut to one short line.
+
+    Bytes that are not UTF-8 and characters that are not printable (escape
+    sequences, a stray carriage return) are shown as backslash escapes.
+    """
+    lines = [line for line in data.splitlines() if line.strip()]
+    if not lines:
+        return ""
+    text = lines[-1].strip().decode("utf-8", "backslashreplace")
+    text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fault_line(where: str, who: str, cause: str, stderr_tail: bytes | None = None,
+               stderr_path: Path | None = None) -> str:
+    """A fault on the console: where, who, why, and what the bot last said on stderr.
+
+    ``where`` is "hand 3" (or a tournament's "r1t2 hand 3"), ``who`` names the
+    player. ``stderr_tail`` is None for a seat that is no local process (a
+    remote seat's stderr stays with its ``server connect``); ``stderr_path`` is
+    where the whole of it was kept, None when it was not (no log folder).
+    """
+    line = f"{where}: {who} faulted: {cause}"
+    if stderr_tail is None:
+        return line
+    said = last_line(stderr_tail)
+    if not said:
+        return line + "; nothing on its stderr"
+    kept = f"all of it in {stderr_path}" if stderr_path is not None \
+        else "not kept: -d keeps it in the log folder"
+    return line + f"; its stderr ends: {said} ({kept})"

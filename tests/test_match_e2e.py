@@ -532,3 +532,43 @@ def test_a_bot_that_names_its_interpreter_by_absolute_path_keeps_it(tmp_path: Pa
                           cwd=ROOT, capture_output=True, text=True, timeout=120, env=bare_env())
     assert proc.returncode == 0, proc.stderr
     assert "faulted: closed-output: exit status 1" in proc.stderr
+
+
+def fault_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if " faulted: " in line]
+
+
+def test_a_fault_line_names_the_player_hand_cause_and_the_bots_last_stderr_line(
+        tmp_path: Path) -> None:
+    """A student's bot that cannot import what it needs: the console says why, with the
+    file that holds its whole traceback."""
+    bot = student_bot(tmp_path / "student", text="#!/usr/bin/env python3\nimport no_such_module\n")
+    logs = tmp_path / "logs"
+    proc = run_server(DRAWBOT, str(bot), DRAWBOT, f"{BOTS}/crash_mid_hand.py", "-d",
+                      "--seed", "5", "--groups", "1", "--log-dir", str(logs))
+    assert proc.returncode == 0, proc.stderr
+    lines = fault_lines(proc.stderr)
+    assert len(lines) == 2 * 16
+    folder = match_dir(logs)
+    for number, hand_dir in enumerate(hand_dirs(folder), start=1):
+        seats = [s["player"] for s in hand_records(hand_dir)["hand"]["seats"]]
+        student = hand_dir / f"seat{seats.index(1)}.stderr"
+        crash = hand_dir / f"seat{seats.index(3)}.stderr"
+        assert "Traceback" in student.read_text()
+        assert f"hand {number}: player 1 ({bot}) faulted: closed-output: exit status 1; its " \
+            "stderr ends: ModuleNotFoundError: No module named 'no_such_module' " \
+            f"(all of it in {student})" in lines
+        crashed = crash.read_text().strip()
+        assert f"hand {number}: player 3 ({BOTS}/crash_mid_hand.py) faulted: closed-output: " \
+            f"exit status 1; its stderr ends: {crashed} (all of it in {crash})" in lines
+
+
+def test_without_a_log_folder_the_fault_line_says_the_stderr_was_not_kept(
+        tmp_path: Path) -> None:
+    bot = student_bot(tmp_path / "student", text="#!/usr/bin/env python3\nimport no_such_module\n")
+    proc = run_server(str(bot), DRAWBOT, DRAWBOT, DRAWBOT, "--seed", "5", "--groups", "1")
+    assert proc.returncode == 0, proc.stderr
+    lines = fault_lines(proc.stderr)
+    assert lines == [f"hand {n}: player 0 ({bot}) faulted: closed-output: exit status 1; its "
+                     "stderr ends: ModuleNotFoundError: No module named 'no_such_module' "
+                     "(not kept: -d keeps it in the log folder)" for n in range(1, 17)]

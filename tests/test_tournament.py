@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import signal
 import sqlite3
@@ -101,6 +102,7 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     out = folder / "out"
     done = run_to_end(str(bots_toml(folder)), *ARGS, "--out", str(out))
     assert done.returncode == 0, done.stderr[-3000:]
+    (folder / "console.txt").write_text(done.stderr)  # what a person saw
     yield out
 
 
@@ -197,6 +199,25 @@ def hands_that_differ(a: Path, b: Path) -> str:
     only_a = sorted(rows[0] - rows[1])
     only_b = sorted(rows[1] - rows[0])
     return f"uninterrupted only: {only_a}\nresumed only: {only_b}"
+
+
+def test_every_fault_has_a_line_on_the_console_with_the_bots_last_stderr_line(
+        uninterrupted: Path) -> None:
+    """Not just a count: the table, the hand, the bot, the cause, what it last wrote on
+    stderr and the file that holds all of it."""
+    console = (uninterrupted.parent / "console.txt").read_text()
+    lines = [line for line in console.splitlines() if " faulted: " in line]
+    assert len(lines) == 6, console[-3000:]  # the crashing bot, once in each of its hands
+    pattern = re.compile(r"r(\d)t(\d) hand (\d+): crash \(P(\d)\) faulted: closed-output: "
+                         r"exit status 1; its stderr ends: (crashing on prompt 3: .*) "
+                         r"\(all of it in (.*)\)")
+    for line in lines:
+        match = pattern.fullmatch(line)
+        assert match, line
+        rnd, tbl, _, _, said, path = match.groups()
+        stderr = Path(path)
+        assert stderr.parent.parent == uninterrupted / "matches" / f"r0{rnd}-t0{tbl}"
+        assert stderr.read_text().strip() == said
 
 
 def test_resume_refuses_a_different_field(uninterrupted: Path, tmp_path: Path) -> None:

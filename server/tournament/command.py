@@ -14,9 +14,10 @@ from rich.table import Table
 from rich.text import Text
 
 from server.console import configure_logging
+from server.match import HandSummary
 from server.remote import RemoteOptions, RemoteSetupError, remote_options
 from server.sandbox import BotLimits, SandboxError
-from server.say import err_console, error_line, out_console
+from server.say import err_console, error_line, fault_line, out_console
 from server.seats import Sandbox
 from server.table import TableOptions
 from server.tournament.entries import EntriesError, load_entries
@@ -139,6 +140,16 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
             live.update(view())
 
         runner.listener = listener
+
+        def faults(plan: TablePlan, summary: HandSummary) -> None:
+            for player, cause in summary.faults:
+                name = runner.entries[plan.players[player]].name
+                console.print(fault_line(f"r{plan.round}t{plan.table} hand "
+                                         f"{summary.plan.number + 1}", f"{name} (P{player})",
+                                         cause, *summary.stderr.get(player, (None, None))),
+                              markup=False, emoji=False, highlight=False)
+
+        runner.fault_listener = faults
         try:
             if live is not None:
                 live.start()

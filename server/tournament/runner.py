@@ -131,6 +131,8 @@ class TableLauncher:
 # ("listening" | "round" | "hand" | "table", plan): "listening" once the remote
 # entries' listener is open (``Runner.remote.addresses`` says where).
 Listener = Callable[[str, TablePlan | None], None]
+# Told of every hand that had a fault, as it ends (the console prints a line per fault).
+FaultListener = Callable[[TablePlan, HandSummary], None]
 
 
 def table_dir(out: Path, plan: TablePlan) -> Path:
@@ -144,6 +146,7 @@ class Runner:
         self.store = store
         self.entries = config.all_entries()
         self.listener = listener
+        self.fault_listener: FaultListener | None = None
         self.progress = Progress()
         self.log = structlog.get_logger().bind(tournament=str(config.out))
         names = sorted(n for e in self.entries if (n := e.remote) is not None)
@@ -241,6 +244,8 @@ class Runner:
                 self.progress.hands_done += 1
                 self.progress.stalls += sum(summary.outcome.host_stalls)
                 self.progress.faults += len(summary.faults)
+                if summary.faults and self.fault_listener is not None:
+                    self.fault_listener(plan, summary)
                 self._tell("hand", plan)
 
             try:
