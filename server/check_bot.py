@@ -5,13 +5,14 @@ would (same launcher, limits and deadlines), and checks four things: the bot
 joins; it answers every prompt within the time limits; it makes only legal
 moves; it exits when it is stopped (SIGTERM) and leaves nothing behind. Each
 problem is reported with the hand, the bot's seat and the transcript line that
-shows it.
+shows it; a bot that ended before saying ``join`` never started, and a bot
+whose output ended is shown with the end of its stderr (why it stopped).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import structlog
@@ -20,6 +21,7 @@ import trio
 from server.bots import KILL_GRACE, Peer, ProcessPeer
 from server.engine.rng import match_plan
 from server.match import HandSummary, MatchConfig, Player, play_match_hand
+from server.say import last_lines
 from server.seats import ProcessLauncher, Sandbox, SeatRequest
 from server.table import TableOptions, TranscriptLine
 
@@ -29,6 +31,7 @@ CHECKS = ("joins", "answers in time", "legal moves", "exits when killed")
 OWN_TURN = ("pick",)
 CLAIM = ("mout", "mjgang")
 SHOW_PER_HAND = 3  # problems of one kind listed per hand
+STDERR_LINES = 5  # lines of the end of a bot's stderr shown when it stopped talking
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,7 @@ class Problem:
     seat: int
     what: str
     line: str = ""  # the transcript line that shows it
+    stderr: tuple[str, ...] = ()  # the last lines the bot wrote on stderr, when they tell why
 
 
 @dataclass(slots=True)
@@ -92,7 +96,11 @@ def _judge(report: CheckReport, summary: HandSummary, peer: ProcessPeer | None) 
     report.stray_lines += outcome.unsolicited[seat]
     cause = outcome.faults.get(seat)
     if cause is not None:
-        report.problems.append(_fault(hand, seat, cause, lines))
+        problem = _fault(hand, seat, cause, lines)
+        if cause.startswith("closed-output") and peer is not None:
+            said = last_lines(peer.stderr_tail, STDERR_LINES)
+            problem = replace(problem, stderr=tuple(said) or ("(nothing)",))
+        report.problems.append(problem)
     for what, line in _late_answers(lines, seat):
         report.problems.append(Problem("answers in time", hand, seat, what, line))
     report.answers += len(outcome.answer_ms[seat])
@@ -116,6 +124,9 @@ def _fault(hand: int, seat: int, cause: str, lines: list[TranscriptLine]) -> Pro
         joined = any(t.text == "join" for t in said)
         check = "legal moves" if joined else "joins"
         return Problem(check, hand, seat, cause, _show(said[-1]) if said else "")
+    if cause.startswith("closed-output") and not any(t.text == "join" for t in said):
+        return Problem("joins", hand, seat, f"never started: it ended before saying join "
+                       f"({cause})", _show(said[-1]) if said else "(said nothing)")
     if cause.startswith("hard-limit"):
         return Problem("answers in time", hand, seat, f"{cause}: no answer to the prompt",
                        _show(sent[-1]) if sent else "")
@@ -171,6 +182,7 @@ def format_report(report: CheckReport, command: str) -> list[str]:
         out.append(f"hand {p.hand}, seat {p.seat}: [{p.check}] {p.what}")
         if p.line:
             out.append(f"    {p.line}")
+        out.extend(f"    stderr: {line}" for line in p.stderr)
     for (hand, check), n in shown.items():
         if n > SHOW_PER_HAND:
             out.append(f"hand {hand}: [{check}] and {n - SHOW_PER_HAND} more like these")

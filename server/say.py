@@ -44,19 +44,25 @@ def out_console() -> Console:
 STDERR_EXCERPT = 160  # characters of a bot's last stderr line shown in a fault line
 
 
-def last_line(data: bytes, limit: int = STDERR_EXCERPT) -> str:
-    """The last non-blank line of what a bot wrote, escaped and cut to one short line.
+def last_lines(data: bytes, count: int, limit: int = STDERR_EXCERPT) -> list[str]:
+    """The last ``count`` non-blank lines of what a bot wrote, each escaped and cut.
 
     Bytes that are not UTF-8 and characters that are not printable (escape
-    sequences, a stray carriage return) are shown as backslash escapes.
+    sequences, a bell) are shown as backslash escapes, so a line is one line.
     """
-    lines = [line for line in data.splitlines() if line.strip()]
-    if not lines:
-        return ""
-    text = lines[-1].strip().decode("utf-8", "backslashreplace")
-    text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                   for ch in text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    out = []
+    for raw in [line for line in data.splitlines() if line.strip()][-count:]:
+        text = raw.rstrip().decode("utf-8", "backslashreplace")
+        text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                       for ch in text)
+        out.append(text if len(text) <= limit else text[: limit - 1] + "…")
+    return out
+
+
+def last_line(data: bytes, limit: int = STDERR_EXCERPT) -> str:
+    """The last non-blank line of what a bot wrote, escaped and cut to one short line."""
+    lines = last_lines(data, 1, limit)
+    return lines[0].strip() if lines else ""
 
 
 def fault_line(where: str, who: str, cause: str, stderr_tail: bytes | None = None,

@@ -98,3 +98,42 @@ def test_check_bot_refuses_a_missing_script_before_starting_anything() -> None:
     assert done.stdout == ""
     assert done.stderr.strip() == (f"error: AI 'python3 nosuch.py': python3 would run "
                                    f"nosuch.py, which does not exist (in {ROOT})")
+
+
+@pytest.mark.parametrize(("script", "status", "stderr"), [
+    ("import no_such_module\n", 1, "ModuleNotFoundError: No module named 'no_such_module'"),
+    ("", 0, "(nothing)"),  # an empty script
+    ("import sys\nprint('cannot start', file=sys.stderr)\nsys.exit(1)\n", 1, "cannot start"),
+], ids=["import-error", "empty", "exit-1"])
+async def test_a_bot_that_dies_before_join_never_started(
+        tmp_path: Path, script: str, status: int, stderr: str) -> None:
+    """Not "joins ok" and a closed-output problem: it never started, and here is why."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(script)
+    report = await check_bot([sys.executable, str(bot)], hands=1, options=FAST)
+    (problem,) = report.problems
+    assert problem.check == "joins"
+    assert problem.what == ("never started: it ended before saying join "
+                            f"(closed-output: exit status {status})")
+    assert problem.stderr[-1] == stderr
+    lines = format_report(report, "bot.py")
+    assert lines[1:5] == ["  joins                1 problem(s)", "  answers in time      ok",
+                          "  legal moves          ok", "  exits when killed    ok"]
+    assert f"    stderr: {stderr}" in lines
+
+
+def test_check_bot_command_shows_the_traceback_of_a_bot_that_never_started(
+        tmp_path: Path) -> None:
+    bot = tmp_path / "mybot.py"
+    bot.write_text("#!/usr/bin/env python3\nimport no_such_module\n")
+    bot.chmod(0o755)
+    done = subprocess.run([sys.executable, "-c", "from server.cli import main; main()",
+                           "check-bot", str(bot), "--hands", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "hand 1, seat 0: [joins] never started: it ended before saying join " \
+        "(closed-output: exit status 1)" in done.stdout
+    assert "    stderr:     import no_such_module\n" \
+        "    stderr: ModuleNotFoundError: No module named 'no_such_module'\n" in done.stdout
+    assert "  joins                ok" not in done.stdout
