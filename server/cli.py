@@ -102,7 +102,8 @@ def fans(
 @app.command()
 def simulate(
     bots: Annotated[str, typer.Option(
-        help="Four bots, comma-separated: random, greedy or module:Class")
+        help="Four bots, comma-separated: random, greedy, module:Class (the current "
+        "folder first) or path/to/bot.py:Class")
     ] = "random,random,greedy,greedy",
     hands: Annotated[int, typer.Option(min=1, help="How many hands to play")] = 100,
     seed: Annotated[int, typer.Option(help="Seed for the deals")] = 0,

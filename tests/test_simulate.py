@@ -168,3 +168,70 @@ def test_ctrl_c_prints_what_was_played_and_exits_130(tmp_path: Path, json_out: b
         assert summary["draws"] + sum(summary["wins"].values()) == summary["hands"]
     else:
         assert "hands, seed 0" in out and "draws" in out
+
+
+# --- a student's bot in their own folder ------------------------------------------------------
+
+MY_BOT = """\
+from sample_ai.greedy import GreedyBot
+
+
+class MyBot(GreedyBot):
+    name = "mybot"
+"""
+
+
+def server_command() -> list[str]:
+    """``server`` as a person runs it: the venv's script, which (unlike ``python -c``)
+    does not put the current folder on the module path."""
+    script = Path(sys.executable).parent / "server"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-P", "-c", "from server.cli import main; main()"]
+
+
+def run_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*server_command(), "simulate", *args], cwd=folder,
+                          capture_output=True, text=True, timeout=120, check=False,
+                          env={**os.environ, "COLUMNS": "200"})
+
+
+@pytest.mark.parametrize("spec", ["mybot:MyBot", "bots/mybot.py:MyBot", "{abs}:MyBot"],
+                         ids=["module", "relative-file", "absolute-file"])
+def test_a_students_bot_is_found_in_the_current_folder_or_by_path(
+        tmp_path: Path, spec: str) -> None:
+    """``mybot:MyBot`` as ``python -m`` would find it; ``path/to/bot.py:MyBot`` too."""
+    folder = tmp_path / "bots" if spec.startswith("mybot") else tmp_path
+    bot = tmp_path / "bots" / "mybot.py"
+    bot.parent.mkdir()
+    bot.write_text(MY_BOT)
+    spec = spec.format(abs=bot)
+    done = run_in(folder, "--bots", f"{spec},random,random,greedy", "--hands", "4", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["players"][0]["bot"] == spec and summary["hands"] == 4
+    assert summary["players"][0]["illegal"] == 0
+
+
+@pytest.mark.parametrize(("text", "spec", "message"), [
+    (MY_BOT, "nosuch.py:MyBot", "bot 'nosuch.py:MyBot': no file nosuch.py"),
+    (MY_BOT, "mybot.py:Other", "bot 'mybot.py:Other': 'mybot.py' has no class 'Other'"),
+    (MY_BOT, "mybot.py", "unknown bot 'mybot.py': use one of random, greedy, or module:Class"),
+    (MY_BOT, "nosuch:MyBot", "bot 'nosuch:MyBot': cannot import 'nosuch' (No module named "
+                             "'nosuch'; looked in {folder} and on the Python path)"),
+    ("def broken(:\n", "mybot.py:MyBot", "bot 'mybot.py:MyBot': loading mybot.py failed: "
+                                         "SyntaxError: "),
+    ("import no_such_thing\n", "mybot:MyBot", "bot 'mybot:MyBot': cannot import 'mybot' (No "
+                                              "module named 'no_such_thing'"),
+    ("import sys\nsys.exit(1)\n", "mybot.py:MyBot", "it called sys.exit while being imported"),
+    ("raise ValueError('oops')\n", "mybot:MyBot", "importing 'mybot' failed: ValueError: oops"),
+], ids=["no-file", "no-class", "no-class-named", "no-module", "syntax-error", "import-error",
+        "sys-exit", "raises"])
+def test_a_bad_bot_spec_exits_2_with_one_clear_line(
+        tmp_path: Path, text: str, spec: str, message: str) -> None:
+    (tmp_path / "mybot.py").write_text(text)
+    done = run_in(tmp_path, "--bots", f"{spec},random,random,greedy", "--hands", "2")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("error: ") and message.format(folder=tmp_path) in line

@@ -12,11 +12,17 @@ is kept (``Played.errors``) for the bot's author.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
+import os
+import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Protocol
 
 from protocol.messages import FromAI, ToAI
@@ -64,19 +70,24 @@ def _build(factory: BotFactory, seed: int) -> InProcessBot:
 
 
 def resolve_bot(spec: str) -> BotFactory:
-    """A sample AI's name (``random``, ``greedy``) or ``module:Class``."""
+    """A sample AI's name (``random``, ``greedy``), ``module:Class`` or
+    ``path/to/bot.py:Class``.
+
+    A module is looked for in the current folder first, as ``python -m`` would
+    (the ``server`` command, unlike ``python``, does not put it on the path); a
+    file is loaded with its own folder on the path, as ``python path/to/bot.py``
+    would. A module that fails to import is a ``BotSpecError`` saying why.
+    """
     target = SAMPLE_BOTS.get(spec, spec)
-    if ":" not in target:
+    source, _, attr = target.rpartition(":")
+    if not source or not attr:
         known = ", ".join(SAMPLE_BOTS)
-        raise BotSpecError(f"unknown bot {spec!r}: use one of {known}, or module:Class")
-    module_name, _, attr = target.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise BotSpecError(f"bot {spec!r}: cannot import {module_name!r} ({exc})") from None
+        raise BotSpecError(f"unknown bot {spec!r}: use one of {known}, or module:Class "
+                           "(or path/to/bot.py:Class)")
+    module = _load_file(spec, source) if _is_file_spec(source) else _import(spec, source)
     cls: Any = getattr(module, attr, None)
     if cls is None or not callable(cls):
-        raise BotSpecError(f"bot {spec!r}: {module_name!r} has no class {attr!r}")
+        raise BotSpecError(f"bot {spec!r}: {source!r} has no class {attr!r}")
     if not callable(getattr(cls, "receive", None)):
         raise BotSpecError(f"bot {spec!r}: {attr} has no receive(message) method")
 
@@ -85,6 +96,55 @@ def resolve_bot(spec: str) -> BotFactory:
         return bot
 
     return factory
+
+
+def _is_file_spec(source: str) -> bool:
+    return source.endswith(".py") or "/" in source or os.sep in source
+
+
+def _on_path(folder: str) -> None:
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+
+
+def _import(spec: str, name: str) -> ModuleType:
+    _on_path(os.getcwd())
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise BotSpecError(f"bot {spec!r}: cannot import {name!r} ({exc}; looked in "
+                           f"{os.getcwd()} and on the Python path)") from None
+    except (Exception, SystemExit) as exc:  # the module's own code failed: not our bug
+        raise BotSpecError(f"bot {spec!r}: importing {name!r} failed: {_why(exc)}") from None
+
+
+def _load_file(spec: str, source: str) -> ModuleType:
+    path = Path(source).resolve()
+    if not path.is_file():
+        raise BotSpecError(f"bot {spec!r}: no file {source}")
+    # A name of its own: a bot file called random.py must not replace the module random.
+    name = "_bot_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    if name in sys.modules:
+        return sys.modules[name]
+    loader_spec = importlib.util.spec_from_file_location(name, path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise BotSpecError(f"bot {spec!r}: {source} cannot be loaded as Python")
+    module = importlib.util.module_from_spec(loader_spec)
+    _on_path(str(path.parent))
+    sys.modules[name] = module  # dataclasses and pickling look classes up by module
+    try:
+        loader_spec.loader.exec_module(module)
+    except (Exception, SystemExit) as exc:
+        del sys.modules[name]
+        raise BotSpecError(f"bot {spec!r}: loading {source} failed: {_why(exc)}") from None
+    return module
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return ("it called sys.exit while being imported (start the bot under "
+                "'if __name__ == \"__main__\":')")
+    return f"{type(exc).__name__}: {exc}"
 
 
 @dataclass(slots=True)
