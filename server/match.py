@@ -64,8 +64,8 @@ class HandSummary:
     spawn_seconds: float
     aborted: bool = False
     close_seconds: float = 0.0  # stopping the bots after the hand
-    # By player, for bot processes: the end of what it wrote on stderr, and the file
-    # that keeps the whole of it (None without a log folder). A fault line shows them.
+    # By faulted player whose bot is a process: the end of what it wrote on stderr, and
+    # the file that keeps the whole of it (None without a log folder), for its fault line.
     stderr: dict[int, tuple[bytes, Path | None]] = field(default_factory=dict)
 
 
@@ -176,7 +176,8 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
     summary = _summarise(config, plan, gid, outcome, spawn_seconds, aborted)
     summary.close_seconds = close_seconds
     summary.stderr = {plan.seats[seat]: (peer.stderr_tail, peer.stderr_path)
-                      for seat, peer in enumerate(peers) if isinstance(peer, ProcessPeer)}
+                      for seat, peer in enumerate(peers)
+                      if seat in outcome.faults and isinstance(peer, ProcessPeer)}
     if files is not None and folder is not None:
         _write(files, folder, config, plan, d.first, summary)
     return summary
