@@ -1,7 +1,8 @@
 """Bot processes under trio: start, pipe lines, drain stderr, and kill for good.
 
 Each bot is a process in its own process group (``start_new_session``), with
-stdin and stdout as pipes. Stderr is drained continuously into a file capped
+stdin and stdout as pipes, killed by the kernel if the server dies
+(``server.spawn``). Stderr is drained continuously into a file capped
 in size, so a bot that floods it never blocks. At the end of a hand the whole
 group is sent SIGTERM, then SIGKILL after a short grace, and the leader is
 reaped; then everything the bot started is killed too (``server.sandbox.sweep``),
@@ -19,7 +20,6 @@ import os
 import shlex
 import shutil
 import signal
-import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +28,7 @@ from typing import Protocol
 import trio
 
 from server.sandbox import LiveBots, describe_exit, sweep
+from server.spawn import BotProcess, open_bot_process
 
 STDERR_CAP = 1 << 20  # bytes of a bot's stderr kept per hand
 STDERR_TAIL = 4096  # bytes of the end of stderr kept to tell why a bot died
@@ -98,7 +99,7 @@ class ProcessPeer:
     """A bot program started for one hand."""
 
     label: str
-    process: trio.Process
+    process: BotProcess
     stderr_path: Path | None
     stderr_bytes: int = 0
     exit_status: int | None = None
@@ -264,21 +265,13 @@ async def start_bot(argv: list[str], label: str, stderr_path: Path | None,
     """Start one bot in its own process group with piped stdio.
 
     ``preexec`` runs in the child before the bot (resource limits); ``work_dir``
-    is removed when the bot is closed.
+    is removed when the bot is closed. The bot dies with the server
+    (``server.spawn``).
     """
     key = tag or f"untagged-{id(argv)}"
     _starting[key] = _starting.get(key, 0) + 1
     try:
-        process = await trio.lowlevel.open_process(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            cwd=cwd,
-            env=env,
-            preexec_fn=preexec,
-        )
+        process = await open_bot_process(argv, cwd=cwd, env=env, preexec=preexec)
         _live_bots[process.pid] = tag or ""
     finally:
         _starting[key] -= 1
