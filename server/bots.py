@@ -27,6 +27,8 @@ from typing import Protocol
 
 import trio
 
+from server import leftovers
+from server.leftovers import RUN_VARIABLE
 from server.sandbox import LiveBots, describe_exit, sweep
 from server.spawn import BotProcess, open_bot_process
 
@@ -266,13 +268,17 @@ async def start_bot(argv: list[str], label: str, stderr_path: Path | None,
 
     ``preexec`` runs in the child before the bot (resource limits); ``work_dir``
     is removed when the bot is closed. The bot dies with the server
-    (``server.spawn``).
+    (``server.spawn``); it and everything it starts carry this run's id, and it is
+    recorded, so that the next start stops what a server killed outright left
+    (``server.leftovers``).
     """
     key = tag or f"untagged-{id(argv)}"
     _starting[key] = _starting.get(key, 0) + 1
     try:
+        env = {**(os.environ if env is None else env), RUN_VARIABLE: leftovers.run_id()}
         process = await open_bot_process(argv, cwd=cwd, env=env, preexec=preexec)
         _live_bots[process.pid] = tag or ""
+        leftovers.record(process.pid)
     finally:
         _starting[key] -= 1
         if not _starting[key]:
