@@ -72,7 +72,11 @@ def cli(*args: str) -> list[str]:
 
 
 def kill_when_bots_wait(server: subprocess.Popen[str], mark: str, bots: int) -> list[int]:
-    """SIGKILL ``server`` once its ``bots`` bots and all they start run; the bots' pids."""
+    """SIGKILL ``server`` once its ``bots`` bots and all they start run; the bots' pids.
+
+    All: each bot (the server's child, leading its session) has its child (in its
+    session), and its daemon (in a session whose leader has exited) is running.
+    """
     give_up = time.monotonic() + START_WITHIN
     while time.monotonic() < give_up:
         found = marked(mark)
@@ -80,7 +84,10 @@ def kill_when_bots_wait(server: subprocess.Popen[str], mark: str, bots: int) -> 
         # (the server, a subreaper, adopts the daemons too: they lead no session)
         direct = [pid for pid, (parent, session) in found.items()
                   if parent == server.pid and session == pid]
-        if len(direct) == bots and len(found) >= 3 * bots:  # each: a child and a daemon
+        children = [pid for pid, (parent, _) in found.items() if parent in direct]
+        daemons = [pid for pid, (_, session) in found.items()
+                   if session not in direct and session not in found]
+        if (len(direct), len(children), len(daemons), len(found)) == (bots, bots, bots, 3 * bots):
             break
         assert server.poll() is None, server.communicate()
         time.sleep(0.05)
