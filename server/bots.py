@@ -1,7 +1,8 @@
 """Bot processes under trio: start, pipe lines, drain stderr, and kill for good.
 
 Each bot is a process in its own process group (``start_new_session``), with
-stdin and stdout as pipes. Stderr is drained continuously into a file capped
+stdin and stdout as pipes, killed by the kernel if the server dies
+(``server.spawn``). Stderr is drained continuously into a file capped
 in size, so a bot that floods it never blocks. At the end of a hand the whole
 group is sent SIGTERM, then SIGKILL after a short grace, and the leader is
 reaped; then everything the bot started is killed too (``server.sandbox.sweep``),
@@ -19,7 +20,6 @@ import os
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -28,8 +28,11 @@ from typing import Protocol
 
 import trio
 
+from server import leftovers
+from server.leftovers import RUN_VARIABLE
 from server.sandbox import LiveBots, describe_exit, sweep
 from server.scripts import script_of
+from server.spawn import BotProcess, open_bot_process
 
 STDERR_CAP = 1 << 20  # bytes of a bot's stderr kept per hand
 STDERR_TAIL = 4096  # bytes of the end of stderr kept to tell why a bot died
@@ -143,7 +146,7 @@ class ProcessPeer:
     """A bot program started for one hand."""
 
     label: str
-    process: trio.Process
+    process: BotProcess
     stderr_path: Path | None
     stderr_bytes: int = 0
     exit_status: int | None = None
@@ -311,21 +314,18 @@ async def start_bot(argv: list[str], label: str, stderr_path: Path | None,
     ``preexec`` runs in the child before the bot (resource limits); ``work_dir``
     is removed when the bot is closed. Every bot (in a match, a tournament,
     check-bot, replay or the connect bridge) runs in ``bot_environment(env)``.
+    The bot dies with the server
+    (``server.spawn``); it and everything it starts carry this run's id, and it is
+    recorded, so that the next start stops what a server killed outright left
+    (``server.leftovers``).
     """
     key = tag or f"untagged-{id(argv)}"
     _starting[key] = _starting.get(key, 0) + 1
     try:
-        process = await trio.lowlevel.open_process(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            cwd=cwd,
-            env=bot_environment(env),
-            preexec_fn=preexec,
-        )
+        env = {**bot_environment(env), RUN_VARIABLE: leftovers.run_id()}
+        process = await open_bot_process(argv, cwd=cwd, env=env, preexec=preexec)
         _live_bots[process.pid] = tag or ""
+        leftovers.record(process.pid)
     finally:
         _starting[key] -= 1
         if not _starting[key]:

@@ -230,7 +230,10 @@ def match(
         raise typer.Exit(2) from None
     if seed is None:
         seed = secrets.randbelow(2**31)
+    from server.leftovers import stop_earlier_bots_and_say
     from server.match_cli import run_from_cli
+
+    stop_earlier_bots_and_say(err)
 
     status = run_from_cli(ais, argvs, seed=seed, groups=groups, verbose=verbose,
                           log_dir=log_dir if debug else None, hard_limit=hard_limit,
@@ -274,6 +277,9 @@ def check_bot(
         err.print(error_line(exc))
         raise typer.Exit(2) from None
     configure_logging(False)  # the report says it all
+    from server.leftovers import stop_earlier_bots_and_say
+
+    stop_earlier_bots_and_say(err)
     report = trio.run(partial(run_check, argv, hands=hands, seed=seed,
                               options=TableOptions(hard_limit, join_limit),
                               sandbox=bot_sandbox))
@@ -469,6 +475,9 @@ def tournament(
     except EntriesError as exc:
         err.print(error_line(exc))
         raise typer.Exit(2) from None
+    from server.leftovers import stop_earlier_bots_and_say
+
+    stop_earlier_bots_and_say(err)  # a resume after a kill -9 included
     raise typer.Exit(run_tournament(config, resume))
 
 
@@ -505,6 +514,9 @@ def connect(
     except (BotCommandError, RemoteSetupError) as exc:
         err.print(error_line(exc))
         raise typer.Exit(2) from None
+    from server.leftovers import stop_earlier_bots_and_say
+
+    stop_earlier_bots_and_say(err)
     result = trio.run(bridge, host, port, name, token, argv, wait)
     err.print(f"connect: stopped after {result.hands} hand(s): {result.reason}", markup=False)
     raise typer.Exit(result.status)

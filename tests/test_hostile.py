@@ -42,7 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "hostile"
 GREEDY = ROOT / "sample_ai" / "greedy.py"
 ENV_TAG = "HOSTILE_TEST_TAG"
-OPTIONS = TableOptions(hard_limit=1.5, join_limit=2.0)
+# A hard limit that hanging bots must reach (a hostile bot that should be stopped
+# by something else gets its own, longer one), and a join limit that four Python
+# bots starting at once meet on a loaded 2-core machine (over 1 s there, measured).
+OPTIONS = TableOptions(hard_limit=1.5, join_limit=5.0)
 LIMITS = BotLimits(memory_mb=256, cpu_seconds=2, file_mb=8)
 IN_CI = os.environ.get("CI") == "true"
 
@@ -137,11 +140,14 @@ SUITE = [
     Hostile("illegal.py", ("discard",), causes=("illegal: ",)),
     Hostile("illegal.py", ("claim",), causes=("illegal: ", None)),
     Hostile("illegal.py", ("win",), causes=("illegal: ",)),
-    # In the sandbox the bot's exit ends its PID namespace, the child with it.
+    # In the sandbox the bot's exit ends its PID namespace, the child with it: the
+    # server sees the end of its output, or, when its first prompt is written as
+    # bwrap goes (a race the load decides), a closed input.
     Hostile("fork_pipes.py", causes=("hard-limit",),
-            bwrap_causes=("closed-output: exit status 0",)),
+            bwrap_causes=("closed-output: exit status 0", "closed-input")),
     Hostile("setsid_daemon.py"),
-    Hostile("memory_hog.py", causes=("closed-output: exit status 1 (memory limit)",)),
+    Hostile("memory_hog.py", causes=("closed-output: exit status 1 (memory limit)",),
+            hard_limit=4.0),
     Hostile("cpu_spin.py", causes=("closed-output: killed by SIGXCPU (cpu limit)",),
             limits=BotLimits(memory_mb=256, cpu_seconds=1, file_mb=8), hard_limit=4.0),
     Hostile("huge_file.py", causes=("closed-output: killed by SIGXFSZ (file size limit)",)),
