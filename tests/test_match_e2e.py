@@ -349,6 +349,64 @@ def test_on_fault_end_ends_the_match_with_the_faulty_player_last(tmp_path: Path)
     assert "NOT completed" in proc.stdout
 
 
+# --- stray answers real bots send ---------------------------------------------------------------
+
+RACER = f"{BOTS}/kong_racer.py"
+
+
+def forced_stray_passes(hand_dir: Path) -> int:
+    """How often a seat read its own ``mjgang``, then its replacement ``pick``, then said
+    ``pass``: the stray answer arriving after the next prompt was written."""
+    count = 0
+    for seat in range(4):
+        lines = [tuple(line.split(maxsplit=1)[1].split(" ", 1)) for line in
+                 (hand_dir / f"seat{seat}.transcript").read_text().splitlines()]
+        for first, second, third in zip(lines, lines[1:], lines[2:], strict=False):
+            if first[0] == ">" and first[1].startswith(f"mjgang {seat} ") and \
+                    second[0] == ">" and second[1].startswith("pick ") and third == ("<", "pass"):
+                count += 1
+    return count
+
+
+@pytest.mark.slow
+def test_a_pass_to_its_own_mjgang_read_after_the_replacement_pick_never_faults(
+        tmp_path: Path) -> None:
+    """SPEC section 3: such a ``pass`` is logged and ignored, whatever its timing.
+
+    ``kong_racer`` makes added kongs whenever it can and writes its ``pass`` only
+    once it has read the ``pick`` that follows, so the race is lost every time.
+    Three matches at once (208 hands, 2 of them with greedy AIs), through the server
+    command: no fault in any hand, and ``server verify`` agrees with every record.
+    """
+    matches = [("1", "5", [RACER] * 4), ("2", "4", [RACER] * 4),
+               ("3", "4", [RACER, GREEDY, RACER, GREEDY])]
+    env = {**os.environ, "COLUMNS": "200"}
+    runs = [subprocess.Popen(server_argv(*players, "-d", "--seed", seed, "--groups", groups,
+                                         "--log-dir", str(tmp_path / seed)),
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+            for seed, groups, players in matches]
+    outputs = [run.communicate(timeout=900) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0, 0], outputs
+    hands = races = stray = 0
+    for seed, groups, _ in matches:
+        folder = match_dir(tmp_path / seed)
+        sheet = read_sheet(folder)
+        assert len(sheet) == 1 + 16 * int(groups) + 1
+        assert [row[-1] for row in sheet[1:-1]] == [""] * 16 * int(groups)  # no fault
+        for hand_dir in hand_dirs(folder):
+            result = hand_records(hand_dir)["result"]
+            assert result["faults"] == {}, hand_dir
+            hands += 1
+            races += forced_stray_passes(hand_dir)
+            stray += sum(result["unsolicited"])
+        verified = run_server("verify", str(folder), timeout=300)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert hands == 208
+    assert races >= 150, races  # about 1.7 a hand with four racers
+    assert stray >= races  # each one logged as a stray line
+
+
 # --- the sample AIs, and reproducibility ---------------------------------------------------------
 
 

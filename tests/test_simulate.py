@@ -6,6 +6,7 @@ The command runs in a subprocess, exactly as a user types it; a few tests call
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -123,7 +124,7 @@ def test_a_kong_owners_pass_read_once_its_replacement_draw_is_due_is_never_illeg
     def count(h: int, played: Played) -> None:
         nonlocal races
         events = played.hand.events
-        races += sum(1 for e, after in zip(events, events[1:], strict=False)
+        races += sum(1 for e, after in itertools.pairwise(events)
                      if e.kind == "jgang" and e.seat == 3 and after == Event("pick", 3,
                                                                              after.tile))
 
