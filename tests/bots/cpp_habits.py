@@ -37,12 +37,9 @@ if __package__ in (None, ""):  # imported by a script run by path: the repositor
 from protocol.messages import (
     AGang,
     Chi,
-    First,
     FromAI,
     Gang,
     Hu,
-    Id,
-    Init,
     JGang,
     MHu,
     MJGang,
@@ -57,10 +54,10 @@ from protocol.messages import (
 from protocol.tiles import Tile
 from sample_ai.framework import Bot
 
-# How many words follow each keyword the server sends.
-ARITY = {"id": 1, "first": 1, "init": 13, "pick": 1, "mpick": 1, "mout": 2, "mpeng": 2,
-         "mchi": 2, "mgang": 2, "magang": 1, "mjgang": 2, "mfail": 0, "mhu": 3}
-DEAL = (Id, First, Init)
+# How many words follow each keyword the server sends after the deal.
+ARITY = {"pick": 1, "mpick": 1, "mout": 2, "mpeng": 2, "mchi": 2, "mgang": 2, "magang": 1,
+         "mjgang": 2, "mfail": 0, "mhu": 3}
+DEAL = (("id", 1), ("first", 1), ("init", 13))  # read first, word by word, in this order
 
 
 def _words(stream: TextIO) -> Iterator[str]:
@@ -76,8 +73,9 @@ def _abort(what: str) -> None:
     os.abort()
 
 
-def play(bot: Bot, *, abort_on_unknown: bool, strict_deal: bool, log: TextIO | None = None,
-         stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def play(bot: Bot, *, abort_on_unknown: bool, strict_deal: bool, knows_mhu: bool = True,
+         log: TextIO | None = None, stdin: TextIO | None = None,
+         stdout: TextIO | None = None) -> int:
     """Write ``join``, then read words and answer as the C++ bots do."""
     source = sys.stdin if stdin is None else stdin
     sink = sys.stdout if stdout is None else stdout
@@ -86,33 +84,42 @@ def play(bot: Bot, *, abort_on_unknown: bool, strict_deal: bool, log: TextIO | N
         sink.write(line + "\n")  # endl: written and flushed at once
         sink.flush()
 
+    def take(n: int) -> list[str]:
+        return [next(words, "") for _ in range(n)]
+
     write("join")
     words = _words(source)
-    seen = 0
+    messages: list[ToAI] = []
+    for keyword, arity in DEAL:  # ``cin >> str >> id`` and so on, whatever the words are
+        word, *args = take(1 + arity)
+        if strict_deal and word != keyword:
+            _abort(f"assertion: str == \"{keyword}\"")  # its assert(str == "id"), ...
+        messages.append(parse_to_ai(" ".join([keyword, *args])))
+    known = dict(ARITY) if knows_mhu else {k: v for k, v in ARITY.items() if k != "mhu"}
     for word in words:
-        arity = ARITY.get(word)
+        arity = known.get(word)
         if arity is None:
             if abort_on_unknown:
-                _abort("std::bad_function_call")
+                _abort("std::bad_function_call")  # its table of handlers has no such entry
             continue  # matches none of its ifs: the next word is read as a keyword
-        args = [next(words, "") for _ in range(arity)]
+        args = take(arity)
         if "" in args:
             break  # the input ended inside a message
-        message: ToAI = parse_to_ai(" ".join([word, *args]))
-        if strict_deal and seen < len(DEAL) and not isinstance(message, DEAL[seen]):
-            _abort(f"assertion: {DEAL[seen].keyword} expected")  # its assert(str == "id")...
-        seen += 1
-        if isinstance(message, MHu):
-            return 0  # it leaves its loop at the end of the hand
-        answer = bot.receive(message)
-        if log is not None:
-            log.write(f"{format_line(message)} -> {format_line(answer) if answer else '-'}"
-                      f" | hand {' '.join(t.code for t in sorted(bot.table.hand))}\n")
-            log.flush()
-        if answer is not None:
-            write(format_line(answer))
+        messages.append(parse_to_ai(" ".join([word, *args])))
+        for message in messages:
+            if isinstance(message, MHu):
+                return 0  # it leaves its loop at the end of the hand
+            answer = bot.receive(message)
+            if log is not None:
+                shown = format_line(answer) if answer is not None else "-"
+                log.write(f"{format_line(message)} -> {shown} | hand "
+                          f"{' '.join(t.code for t in sorted(bot.table.hand))}\n")
+                log.flush()
+            if answer is not None:
+                write(format_line(answer))
+        messages.clear()
     if abort_on_unknown:
-        _abort("std::bad_function_call")  # its loop calls the empty function for ""
+        _abort("std::bad_function_call")  # at the end of input it calls the handler of ""
     return 0
 
 

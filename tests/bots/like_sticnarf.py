@@ -8,4 +8,4 @@ import sys
 from cpp_habits import LikeSticnarf, play
 
 if __name__ == "__main__":
-    sys.exit(play(LikeSticnarf(0), abort_on_unknown=True, strict_deal=False))
+    sys.exit(play(LikeSticnarf(0), abort_on_unknown=True, strict_deal=False, knows_mhu=False))
