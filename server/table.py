@@ -237,6 +237,9 @@ class _Table:
         self.out = HandOutcome(engine)
         self.order = _Order()
         self.prompt_at: list[Stamp | None] = [None] * SEATS
+        # Why the last chatter a seat sent since its current prompt was no answer, so a
+        # hard-limit fault can say that the line it did send was no answer.
+        self.chatter: list[str | None] = [None] * SEATS
         self.joined = [False] * SEATS
         self._answer_read: float | None = None
         self.monitor: LoopMonitor | None = None  # with options.host_stalls
@@ -337,6 +340,7 @@ class _Table:
             self.log.debug("send", seat=seat, line=text)
         if sent and seat in self.engine.waiting and self.prompt_at[seat] is None:
             self.prompt_at[seat] = written
+            self.chatter[seat] = None
             if self.monitor is not None:
                 pid = self.pids[seat]
                 self.clock_at_prompt[seat] = process_clock(pid) if pid is not None else None
@@ -380,7 +384,7 @@ class _Table:
         self._note(seat, "<", item, at)
         self.log.debug("recv", seat=seat, line=item)
         if stray or item == "":  # a blank line is chatter, not a message
-            self._unsolicited(seat, item)
+            self._unsolicited(seat, item, "blank line" if item == "" else "not asked")
             return None
         try:
             return item, parse_from_ai(item)
@@ -432,11 +436,13 @@ class _Table:
 
     def _hard_limit(self, seat: int, expect: Expect) -> None:
         self._fine(seat, self.options.hard_limit * 1000, TIME_LIMIT_MS[expect])
-        self.fault(seat, "hard-limit")
+        chatter = self.chatter[seat]
+        self.fault(seat, "hard-limit" if chatter is None else
+                   f"hard-limit: only chatter ({chatter})")
 
-    def _unsolicited(self, seat: int, text: str) -> None:
+    def _unsolicited(self, seat: int, text: str, reason: str = "not asked") -> None:
         self.out.unsolicited[seat] += 1
-        self.log.info("unsolicited", seat=seat, line=text)
+        self.log.info("unsolicited", seat=seat, line=text, reason=reason)
         if self.out.unsolicited[seat] > MAX_UNSOLICITED:
             self.fault(seat, "flood")
 
@@ -449,18 +455,23 @@ class _Table:
         prompt = self.prompt_at[seat]
         expect = self.engine.waiting.get(seat)
         if expect is None or prompt is None or stamp.seq < prompt.seq:
-            self._unsolicited(seat, item)
+            self._unsolicited(seat, item, "not asked" if expect is None or prompt is None
+                              else "read before its prompt was written")
             return
-        elapsed_ms = (at - prompt.at) * 1000
         if at > prompt.at + self.options.hard_limit:
             self._hard_limit(seat, expect)  # read late, seen later still
             return
-        self.out.answer_ms[seat].append(elapsed_ms)
-        self._fine(seat, elapsed_ms, TIME_LIMIT_MS[expect], (prompt.at, at))
+        # The engine has its say before anything is timed: a line it does not take
+        # (a ``pass`` to a turn prompt is chatter) is neither timed nor fined, and the
+        # prompt's clock runs on from the prompt.
         verdict = self.engine.answer(seat, message)
         if verdict.verdict is Verdict.UNSOLICITED:
-            self._unsolicited(seat, item)
+            self.chatter[seat] = verdict.reason
+            self._unsolicited(seat, item, verdict.reason)
             return
+        elapsed_ms = (at - prompt.at) * 1000
+        self.out.answer_ms[seat].append(elapsed_ms)
+        self._fine(seat, elapsed_ms, TIME_LIMIT_MS[expect], (prompt.at, at))
         self.prompt_at[seat] = None
         if verdict.verdict is Verdict.REJECTED:
             self.fault(seat, f"illegal: {verdict.reason}")

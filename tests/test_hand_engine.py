@@ -369,7 +369,7 @@ def test_chi_naming_a_run_that_contains_the_discard_is_made(low: str) -> None:
 def test_a_discard_of_a_tile_not_held_is_rejected_and_changes_nothing() -> None:
     hand = new_hand([PAIRS, QUIET, SINGLE_5T, CLOSED_5T], "F")
     assert_rejected_and_unchanged(hand, 0, "out 9T", "not in hand")
-    assert_rejected_and_unchanged(hand, 0, "pass", "not an answer")
+    assert_unsolicited_and_unchanged(hand, 0, "pass")  # chatter: never an answer to a turn
     assert_rejected_and_unchanged(hand, 0, "peng", "not an answer")
     assert hand.waiting == {0: Expect.TURN}
 
@@ -509,6 +509,32 @@ def test_the_kong_owners_pass_after_its_own_mjgang_is_unsolicited() -> None:
     hand = added_kong(ROBBERS)
     sent(hand)
     assert_unsolicited_and_unchanged(hand, 1, "pass")
+
+
+def test_the_kong_owners_pass_read_after_its_replacement_draw_is_chatter() -> None:
+    """A real bot's ``pass`` to its own ``mjgang`` may be read after the ``pick`` that
+    follows: it is never taken as the answer to that turn, and the turn is still due."""
+    hand = added_kong(ROBBERS)
+    pass_all(hand)
+    assert hand.waiting == {1: Expect.TURN}
+    assert_unsolicited_and_unchanged(hand, 1, "pass")
+    assert answer(hand, 1, "pass").reason == "pass is no answer to a turn prompt"
+    assert Verdict.UNSOLICITED is hand.check(1, parse_from_ai("pass")).verdict
+    say(hand, 1, "out 2S")
+    assert [i.message for i in hand.inputs[-4:]] == [*(parse_from_ai("pass"),) * 3,
+                                                     parse_from_ai("out 2S")]
+    assert replay(hand.wall, hand.first, hand.inputs).events == hand.events
+
+
+def test_a_pass_to_the_discard_after_a_pung_is_chatter_and_the_discard_is_still_due() -> None:
+    hand = new_hand(ROBBERS, ROB_DRAWS)
+    say(hand, 0, "out 5S")
+    say(hand, 1, "peng")
+    pass_all(hand)
+    assert hand.waiting == {1: Expect.DISCARD}
+    assert_unsolicited_and_unchanged(hand, 1, "pass")
+    say(hand, 1, "out E")
+    assert hand.waiting == {2: Expect.CLAIM, 3: Expect.CLAIM, 0: Expect.CLAIM}
 
 
 def test_robbing_an_added_kong_wins_and_is_paid_like_a_discard_by_the_kong_owner() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import itertools
 import json
 import os
 import shlex
@@ -347,6 +348,124 @@ def test_on_fault_end_ends_the_match_with_the_faulty_player_last(tmp_path: Path)
     assert len(table_rows) == 1 and "ended the match" in table_rows[0]
     assert table_rows[0].split()[1] == "4"  # ranked last
     assert "NOT completed" in proc.stdout
+
+
+# --- stray answers real bots send ---------------------------------------------------------------
+
+RACER = f"{BOTS}/kong_racer.py"
+
+
+def forced_stray_passes(hand_dir: Path) -> int:
+    """How often a seat read its own ``mjgang``, then its replacement ``pick``, then said
+    ``pass``: the stray answer arriving after the next prompt was written."""
+    count = 0
+    for seat in range(4):
+        lines = [tuple(line.split(maxsplit=1)[1].split(" ", 1)) for line in
+                 (hand_dir / f"seat{seat}.transcript").read_text().splitlines()]
+        for first, second, third in zip(lines, lines[1:], lines[2:], strict=False):
+            if first[0] == ">" and first[1].startswith(f"mjgang {seat} ") and \
+                    second[0] == ">" and second[1].startswith("pick ") and third == ("<", "pass"):
+                count += 1
+    return count
+
+
+@pytest.mark.slow
+def test_a_pass_to_its_own_mjgang_read_after_the_replacement_pick_never_faults(
+        tmp_path: Path) -> None:
+    """SPEC section 3: such a ``pass`` is logged and ignored, whatever its timing.
+
+    ``kong_racer`` makes added kongs whenever it can and writes its ``pass`` only
+    once it has read the ``pick`` that follows, so the race is lost every time.
+    Three matches at once (208 hands, 2 of them with greedy AIs), through the server
+    command: no fault in any hand, and ``server verify`` agrees with every record.
+    """
+    matches = [("1", "5", [RACER] * 4), ("2", "4", [RACER] * 4),
+               ("3", "4", [RACER, GREEDY, RACER, GREEDY])]
+    env = {**os.environ, "COLUMNS": "200"}
+    runs = [subprocess.Popen(server_argv(*players, "-d", "--seed", seed, "--groups", groups,
+                                         "--log-dir", str(tmp_path / seed)),
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+            for seed, groups, players in matches]
+    outputs = [run.communicate(timeout=900) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0, 0], outputs
+    hands = races = stray = 0
+    for seed, groups, _ in matches:
+        folder = match_dir(tmp_path / seed)
+        sheet = read_sheet(folder)
+        assert len(sheet) == 1 + 16 * int(groups) + 1
+        assert [row[-1] for row in sheet[1:-1]] == [""] * 16 * int(groups)  # no fault
+        for hand_dir in hand_dirs(folder):
+            result = hand_records(hand_dir)["result"]
+            assert result["faults"] == {}, hand_dir
+            hands += 1
+            races += forced_stray_passes(hand_dir)
+            stray += sum(result["unsolicited"])
+        verified = run_server("verify", str(folder), timeout=300)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert hands == 208
+    assert races >= 150, races  # about 1.7 a hand with four racers
+    assert stray >= races  # each one logged as a stray line
+
+
+# Bots with the habits of the three public C++ bots written for the original server
+# (``tests/bots/cpp_habits.py`` says which habit comes from which), and the match seeds
+# in which the one that answers its own ``mjgang`` makes added kongs: 3 and 7 of them.
+LIKE_MAHJONGAI = f"{BOTS}/like_mahjongai.py"
+LIKE_7PAIRS = f"{BOTS}/like_7pairs.py"
+LIKE_STICNARF = f"{BOTS}/like_sticnarf.py"
+SEEDED_GREEDY = f"{GREEDY} --seed 7"
+LIKE_CPP_MATCHES = [
+    ("26", [LIKE_MAHJONGAI, LIKE_7PAIRS, LIKE_STICNARF, SEEDED_GREEDY], [], 3),
+    ("18", [LIKE_MAHJONGAI, LIKE_MAHJONGAI, LIKE_STICNARF, SEEDED_GREEDY], ["--announce"], 7),
+]
+
+
+@pytest.mark.slow
+def test_bots_with_the_real_cpp_bots_habits_play_full_matches_with_greedy_unfaulted(
+        tmp_path: Path) -> None:
+    """A full match unit (16 hands) each, through the server command: every stray
+    ``pass`` to an own ``mjgang`` is logged and ignored, a bot that aborts on ``mhu``
+    (``--announce``) or at the end of its input is not faulted, nothing is fined."""
+    env = {**os.environ, "COLUMNS": "200"}
+    runs = [subprocess.Popen(server_argv(*players, *extra, "-d", "--seed", seed, "--groups",
+                                         "1", "--log-dir", str(tmp_path / seed)),
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+            for seed, players, extra, _ in LIKE_CPP_MATCHES]
+    outputs = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    for seed, players, _, kongs in LIKE_CPP_MATCHES:
+        folder = match_dir(tmp_path / seed)
+        assert json.loads((folder / "match.json").read_text())["completed"] is True
+        sheet = read_sheet(folder)
+        assert len(sheet) == 1 + 16 + 1
+        assert [row[-1] for row in sheet[1:-1]] == [""] * 16  # no fault
+        strays = 0
+        for hand_dir in hand_dirs(folder):
+            records = hand_records(hand_dir)
+            assert records["result"]["faults"] == {}, hand_dir
+            seats = [s["player"] for s in records["hand"]["seats"]]
+            events = records["event"]
+            owners = [e["seat"] for e in events if e["kind"] == "jgang"
+                      and players[seats[e["seat"]]] == LIKE_MAHJONGAI]
+            # Its pass is read for sure when the hand goes on with its replacement draw
+            # (it writes the pass first); a robbed kong ends the hand at once.
+            drew = [e["seat"] for e, after in itertools.pairwise(events)
+                    if e["kind"] == "jgang" and e["seat"] in owners
+                    and (after["kind"], after["seat"]) == ("pick", e["seat"])]
+            for seat in set(drew):
+                said = [line.split(None, 1)[1] for line in
+                        (hand_dir / f"seat{seat}.transcript").read_text().splitlines()]
+                kongs_at = [i for i, line in enumerate(said)
+                            if line.startswith(f"> mjgang {seat} ")]
+                assert sum("< pass" in said[i + 1:i + 4] for i in kongs_at) >= drew.count(seat)
+            strays += len(owners)
+            # Each one read is logged as a stray line.
+            assert len(drew) <= sum(records["result"]["unsolicited"]) <= len(owners)
+        assert strays == kongs
+        verified = run_server("verify", str(folder), timeout=300)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
 # --- the sample AIs, and reproducibility ---------------------------------------------------------

@@ -6,6 +6,7 @@ The command runs in a subprocess, exactly as a user types it; a few tests call
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -17,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from server.engine.simulate import BotSpecError, resolve_bot, simulate
+from server.engine.hand import Event
+from server.engine.simulate import BotSpecError, Played, resolve_bot, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = "random,random,greedy,greedy"
@@ -111,6 +113,24 @@ def test_players_rotate_one_seat_every_hand() -> None:
         expected = sum(d[(player - h) % 4] for h, d in enumerate(deltas))
         assert summary.players[player].points == expected
     assert summary.draws + sum(summary.wins.values()) == 6
+
+
+def test_a_kong_owners_pass_read_once_its_replacement_draw_is_due_is_never_illegal() -> None:
+    """The simulator hears seats in order, so the owner of an added kong at seat 3 is
+    heard after the three that may rob it: its stray ``pass`` (as real bots send) then
+    comes when its replacement draw is due. It is chatter there, as in a match."""
+    races = 0
+
+    def count(h: int, played: Played) -> None:
+        nonlocal races
+        events = played.hand.events
+        races += sum(1 for e, after in itertools.pairwise(events)
+                     if e.kind == "jgang" and e.seat == 3 and after == Event("pick", 3,
+                                                                             after.tile))
+
+    summary = simulate(["tests.bots.kong_racer:KongRacer"] * 4, 40, seed=11, on_hand=count)
+    assert [p.illegal for p in summary.players] == [0, 0, 0, 0]
+    assert races >= 5, races
 
 
 def test_a_bot_that_raises_is_faulted_and_the_simulation_goes_on() -> None:

@@ -48,6 +48,8 @@ class Act:
     data: bytes | None = None  # bytes to write instead of the drawbot's answer
     silent: bool = False  # never answer (but keep reading)
     eof: bool = False  # close our output instead of answering
+    chatter: bytes = b""  # bytes to write ``chatter_delay`` s into the prompt, before the rest
+    chatter_delay: float = 0.0
 
 
 @dataclass
@@ -102,9 +104,12 @@ class FakeBot:
                     act, answer = self.claims.get(n_claims, Act()), "pass"
                 else:
                     continue
+                if act.chatter:
+                    await trio.sleep(act.chatter_delay)
+                    await stream.send_all(act.chatter)
                 if act.silent:
                     continue
-                await trio.sleep(act.delay)
+                await trio.sleep(act.delay - act.chatter_delay)
                 if act.eof:
                     await stream.send_stream.aclose()
                     continue
@@ -318,6 +323,41 @@ async def test_well_formed_unsolicited_line_is_ignored(
     assert [(e["seat"], e["line"]) for e in logs if e["event"] == "unsolicited"] == \
         [(seat, line.decode().strip())]
     assert outcome.engine.events == outcome0.engine.events
+
+
+@pytest.mark.parametrize("chatter_ms", [0, 300, 1100])
+async def test_pass_to_a_turn_prompt_is_chatter_and_the_turn_is_timed_from_its_prompt(
+        autojump_clock: trio.testing.MockClock, chatter_ms: int) -> None:
+    """A ``pass`` read after a turn prompt was written (as a real bot's answer to its
+    own ``mjgang`` can be) is no answer and no fault; nothing times or fines it, and
+    the seat's ``out`` 1.2 s after the prompt is fined as 1200 ms."""
+    seat = first_actor()
+    bot = FakeBot(turns={1: Act(chatter=b"pass\r\n", chatter_delay=chatter_ms / 1000,
+                                delay=1.2)})
+    with capture_logs() as logs:
+        outcome, _ = await play(with_seat(seat, bot))
+    assert outcome.faults == {}
+    assert outcome.unsolicited == [1 if s == seat else 0 for s in range(4)]
+    assert [(e["seat"], e["line"], e["reason"]) for e in logs if e["event"] == "unsolicited"] \
+        == [(seat, "pass", "pass is no answer to a turn prompt")]
+    assert outcome.answer_ms[seat][0] == pytest.approx(1200, abs=1e-6)
+    assert len(outcome.answer_ms[seat]) == len([t for t in outcome.timings if t[0] == seat])
+    assert outcome.fines == [2 if s == seat else 0 for s in range(4)]
+    first_out = next(e for e in outcome.engine.events if e.kind == "out")
+    assert first_out.seat == seat
+    assert_ran_to_a_draw(outcome)
+
+
+async def test_a_seat_that_only_chatters_is_faulted_at_the_hard_limit_saying_so(
+        autojump_clock: trio.testing.MockClock) -> None:
+    seat = first_actor()
+    bot = FakeBot(turns={1: Act(chatter=b"pass\n", chatter_delay=0.1, silent=True)})
+    outcome, peers = await play(with_seat(seat, bot))
+    assert outcome.faults == {seat: "hard-limit: only chatter (pass is no answer to a turn "
+                                    "prompt)"}
+    assert outcome.fines == [40 if s == seat else 0 for s in range(4)]
+    assert peers[seat].closed_at == pytest.approx(outcome.started_at + 5.0)
+    assert_ran_to_a_draw(outcome)
 
 
 # --- faults ---------------------------------------------------------------------------

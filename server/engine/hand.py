@@ -17,7 +17,11 @@ the in-process simulator and log replay all drive it the same way::
 Prompts and the answers they allow are data (``ALLOWED``). An answer is
 checked before it is applied: a rejected answer changes nothing and comes back
 with the reason (the caller decides the fault); a well-formed line from a seat
-that was not asked is ``UNSOLICITED`` (log it, drop it). A faulted seat is
+that was not asked is ``UNSOLICITED`` (log it, drop it), and so is a ``pass``
+to a turn or discard prompt: it is never an answer there, so it is chatter
+(real bots answer their own ``mjgang`` with it, and it may be read after the
+replacement ``pick`` was written), and the seat still owes its answer. Ask the
+engine before timing a line: chatter is never timed or fined. A faulted seat is
 played by the engine from then on: it discards the newest tile in its hand
 (the one it just drew, on a normal turn) and never claims.
 
@@ -104,6 +108,10 @@ class Answer:
 
 ACCEPTED = Answer(Verdict.ACCEPTED)
 NOT_ASKED = Answer(Verdict.UNSOLICITED, "not waiting for this seat")
+# ``pass`` answers only claim and rob windows; to a turn or discard prompt it is chatter
+# (whenever it arrives), never a fault, and the seat's answer is still due.
+CHATTER = {expect: Answer(Verdict.UNSOLICITED, f"pass is no answer to a {expect.value} prompt")
+           for expect in (Expect.TURN, Expect.DISCARD)}
 
 # Lines are immutable values: the draw and discard lines, sent hundreds of times
 # a hand, are made once (building a frozen dataclass costs more than the rest of
@@ -249,8 +257,10 @@ class Hand:
         expect = self.waiting.get(seat)
         if expect is None or self.result is not None or seat in self.faulted:
             return NOT_ASKED
-        if type(message) is Pass and (expect is Expect.CLAIM or expect is Expect.ROB):
-            return ACCEPTED
+        if type(message) is Pass:
+            if expect is Expect.CLAIM or expect is Expect.ROB:
+                return ACCEPTED
+            return CHATTER[expect]
         if not isinstance(message, ALLOWED[expect]):
             allowed = ", ".join(cls.keyword for cls in ALLOWED[expect])
             return Answer(Verdict.REJECTED, f"{message.keyword} is not an answer to a "
