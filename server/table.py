@@ -491,8 +491,13 @@ class _Table:
 
 async def play_hand(engine: Hand, peers: Sequence[Peer], options: TableOptions,
                     log: Any = None,
-                    on_fault: Callable[[int], None] | None = None) -> HandOutcome:
-    """Play one hand with four connected peers; the caller closes them after."""
+                    on_fault: Callable[[int], None] | None = None,
+                    outcome: HandOutcome | None = None) -> HandOutcome:
+    """Play one hand with four connected peers; the caller closes them after.
+
+    ``outcome``, when given, is filled in as the hand goes: the caller keeps what
+    was played (fines included) if ``on_fault`` raises to cut the hand short.
+    """
     if log is None:
         log = structlog.get_logger()
     async with trio.open_nursery() as nursery:
@@ -503,6 +508,8 @@ async def play_hand(engine: Hand, peers: Sequence[Peer], options: TableOptions,
                 on_fault(seat)
 
         table = _Table(engine, peers, options, log, kill)
+        if outcome is not None:
+            table.out = outcome
         table.out.started_at = trio.current_time()
         if options.host_stalls:
             table.monitor = LoopMonitor()
