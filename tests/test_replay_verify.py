@@ -192,16 +192,17 @@ def test_verify_recomputes_fines_from_the_recorded_answer_times(copy_of: Path) -
 # --- fault fines ---------------------------------------------------------------------------
 
 FAULTY = ["tests/bots/crash_mid_hand.py", "tests/bots/garbage.py", "tests/bots/drawbot.py",
-          "tests/hostile/never_joins.py"]
+          "tests/bots/illegal_discard.py"]
 
 
 @pytest.fixture(scope="module")
 def faulty_match_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A bot that crashes, one that sends garbage and one that never joins, in every
-    hand, with a 2 s hard limit (read-only)."""
+    """A bot that crashes, one that sends garbage and one that discards a tile it does
+    not hold, in every hand, with a 2 s hard limit (read-only). (A bot that never joins
+    is verified in tests/test_tournament.py, where its wait is shared with other tables.)"""
     logs = tmp_path_factory.mktemp("faulty")
     run = server(*FAULTY, "-d", "--seed", "5", "--groups", "1", "--hard-limit", "2",
-                 "--join-limit", "0.3", "--log-dir", str(logs))
+                 "--log-dir", str(logs))
     assert run.returncode == 0, run.stderr
     (folder,) = logs.iterdir()
     return folder
