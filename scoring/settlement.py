@@ -1,7 +1,8 @@
-"""Settlement (SPEC section 5): who pays whom after a hand, and fines apart."""
+"""Settlement (SPEC section 5): who pays whom after a hand, and fines apart (section 6)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from enum import Enum
 
@@ -40,3 +41,16 @@ def settle(winner: int | None, kind: WinKind | None, fan_total: int,
 def apply_fines(deltas: Sequence[int], fines: Sequence[int]) -> list[int]:
     """Points after fines: fines are deducted and paid to nobody."""
     return [d - f for d, f in zip(deltas, fines, strict=True)]
+
+
+def fine_for(elapsed_ms: float, limit_ms: int) -> int:
+    """1 point per 100 ms over the limit, rounded (SPEC section 6).
+
+    The time is first rounded to the microsecond, as it is logged, so that a
+    difference of two clock readings such as 1049.9999999999998 ms counts as
+    the 1050 ms it is, and the fine can be recomputed from the logged time.
+    """
+    elapsed = round(elapsed_ms, 3)
+    if elapsed < limit_ms + 50:
+        return 0
+    return math.floor((elapsed - limit_ms + 50) / 100)

@@ -153,19 +153,21 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
         if config.on_fault == "end":
             raise _EndMatch(seat)
 
+    # Filled in as the hand goes: with --on-fault end, the fault's fine (and any fine
+    # before it) stays on record though the hand is aborted.
+    outcome = HandOutcome(engine)
     async with trio.open_nursery() as nursery:  # holds the stderr drains
         try:
             await _spawn(config, plan, folder, nursery, peers)
             spawn_seconds = time.perf_counter() - start
             try:
-                outcome = await play_hand(engine, peers, config.options, hand_log,
-                                          on_fault=on_fault)
+                await play_hand(engine, peers, config.options, hand_log, on_fault=on_fault,
+                                outcome=outcome)
             except* _EndMatch as group:
                 aborted = True
                 first = group.exceptions[0]
                 assert isinstance(first, _EndMatch)
-                outcome = HandOutcome(engine)
-                outcome.faults[first.seat] = engine.faulted.get(first.seat, "fault")
+                outcome.faults.setdefault(first.seat, engine.faulted.get(first.seat, "fault"))
         finally:
             closing = time.perf_counter()
             with trio.CancelScope(shield=True):
@@ -222,6 +224,8 @@ def _write(files: MatchFiles, folder: Path, config: MatchConfig, plan: HandPlan,
         "game_id": summary.game_id, "hand": plan.number + 1, "group": plan.group + 1,
         "round": plan.round + 1, "deal": plan.deal_index + 1, "group_seed": plan.seed,
         "match_seed": config.seed, "first": first,
+        # What a fault is fined by (SPEC section 6): verify recomputes fault fines from it.
+        "hard_limit_ms": round(config.options.hard_limit * 1000, 3),
         "wall": [t.code for t in engine.wall],
         "seats": [{"player": p, "name": config.players[p].name} for p in plan.seats],
     }

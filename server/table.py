@@ -50,9 +50,18 @@ import trio
 
 from protocol.framing import FramingError, LineBuffer, encode_line
 from protocol.messages import FromAI, Join, MalformedLine, MHu, format_line, parse_from_ai
-from scoring.settlement import WinKind
+from scoring.settlement import WinKind, fine_for
 from server.bots import Peer
-from server.engine.hand import SEATS, TIME_LIMIT_MS, Expect, Hand, Verdict
+from server.engine.hand import (
+    FAULT_LIMIT_MS,
+    HARD_LIMIT_FAULT,
+    SEATS,
+    TIME_LIMIT_MS,
+    Expect,
+    Hand,
+    Verdict,
+    is_hard_limit,
+)
 
 MAX_UNSOLICITED = 1000  # stray lines a seat may send in one hand before it is faulted
 MAX_TRANSCRIPT = 20_000  # lines kept per seat per hand
@@ -76,19 +85,6 @@ class TableOptions:
 STALL_TICK = 0.005  # seconds between the loop monitor's wake-ups
 STALL_MIN = 0.002  # a wake-up later than this marks the loop busy
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def fine_for(elapsed_ms: float, limit_ms: int) -> int:
-    """1 point per 100 ms over the limit, rounded (SPEC section 6).
-
-    The time is first rounded to the microsecond, as it is logged, so that a
-    difference of two clock readings such as 1049.9999999999998 ms counts as
-    the 1050 ms it is, and the fine can be recomputed from the logged time.
-    """
-    elapsed = round(elapsed_ms, 3)
-    if elapsed < limit_ms + 50:
-        return 0
-    return math.floor((elapsed - limit_ms + 50) / 100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +251,16 @@ class _Table:
             lines.append(TranscriptLine(round(at - self.out.started_at, 6), direction, text))
 
     def fault(self, seat: int, cause: str) -> None:
+        """Fault a seat once: fine it, record why, stop it; the engine plays it on.
+
+        Every fault but the hard limit (fined for its time by ``_hard_limit``)
+        costs what an own-turn answer at the hard limit would (SPEC section 6),
+        recorded as that timing so that ``server verify`` recomputes it.
+        """
         if seat in self.out.faults:
             return
+        if not is_hard_limit(cause):
+            self._fine(seat, self.options.hard_limit * 1000, FAULT_LIMIT_MS)
         self.out.faults[seat] = cause
         self.log.warning("fault", seat=seat, cause=cause)
         self.prompt_at[seat] = None
@@ -437,8 +441,8 @@ class _Table:
     def _hard_limit(self, seat: int, expect: Expect) -> None:
         self._fine(seat, self.options.hard_limit * 1000, TIME_LIMIT_MS[expect])
         chatter = self.chatter[seat]
-        self.fault(seat, "hard-limit" if chatter is None else
-                   f"hard-limit: only chatter ({chatter})")
+        self.fault(seat, HARD_LIMIT_FAULT if chatter is None else
+                   f"{HARD_LIMIT_FAULT}: only chatter ({chatter})")
 
     def _unsolicited(self, seat: int, text: str, reason: str = "not asked") -> None:
         self.out.unsolicited[seat] += 1
@@ -499,8 +503,13 @@ class _Table:
 
 async def play_hand(engine: Hand, peers: Sequence[Peer], options: TableOptions,
                     log: Any = None,
-                    on_fault: Callable[[int], None] | None = None) -> HandOutcome:
-    """Play one hand with four connected peers; the caller closes them after."""
+                    on_fault: Callable[[int], None] | None = None,
+                    outcome: HandOutcome | None = None) -> HandOutcome:
+    """Play one hand with four connected peers; the caller closes them after.
+
+    ``outcome``, when given, is filled in as the hand goes: the caller keeps what
+    was played (fines included) if ``on_fault`` raises to cut the hand short.
+    """
     if log is None:
         log = structlog.get_logger()
     async with trio.open_nursery() as nursery:
@@ -511,6 +520,8 @@ async def play_hand(engine: Hand, peers: Sequence[Peer], options: TableOptions,
                 on_fault(seat)
 
         table = _Table(engine, peers, options, log, kill)
+        if outcome is not None:
+            table.out = outcome
         table.out.started_at = trio.current_time()
         if options.host_stalls:
             table.monitor = LoopMonitor()

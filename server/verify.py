@@ -4,7 +4,10 @@ For each hand folder the recorded deal and inputs are run through the engine
 again, and everything written is checked against that re-run: the structured
 events, the original-format ``game.log``, the result, fans and settlement, and
 the fines (recomputed from each answer's recorded time and limit, less the
-host's share where a host stall was recorded). For a match
+host's share where a host stall was recorded). Every fault must carry its fine:
+a timing at the hand's recorded hard limit (against the prompt's own limit for
+a hard-limit fault, against the own-turn limit for any other fault). A hand
+that ``--on-fault end`` aborted is checked as far as it went. For a match
 folder the scoresheet rows, its Total row and ``match.json`` are checked too.
 The first line that disagrees is reported with its file and line number.
 
@@ -24,7 +27,15 @@ from typing import Any
 from protocol.messages import MalformedLine, parse_from_ai
 from protocol.tiles import TileError, parse_tile
 from scoring.fans import HandError, score
-from server.engine.hand import EngineError, Hand, Input, replay
+from server.engine.hand import (
+    FAULT_LIMIT_MS,
+    TIME_LIMIT_MS,
+    EngineError,
+    Hand,
+    Input,
+    is_hard_limit,
+    replay,
+)
 from server.engine.legacy_log import (
     fan_name,
     format_legacy_log,
@@ -92,7 +103,8 @@ def verify_hand(folder: Path, report: Report) -> dict[str, Any] | None:
         wall = [parse_tile(code) for code in header["wall"]]
         first = int(header["first"])
         inputs = _inputs(rows, events_path)
-        result_row = {**result_row, "_players": [int(x["player"]) for x in header["seats"]]}
+        result_row = {**result_row, "_players": [int(x["player"]) for x in header["seats"]],
+                      "_hard_limit_ms": header.get("hard_limit_ms")}
     except (OSError, ValueError, KeyError, StopIteration, TileError, TypeError) as exc:
         report.problems.append(f"{where}: cannot read events.jsonl ({exc or 'incomplete'})")
         return None
@@ -111,11 +123,14 @@ def verify_hand(folder: Path, report: Report) -> dict[str, Any] | None:
         want = expected[i] if i < len(expected) else "(no more events)"
         report.problems.append(f"{events_path}:{line}: recorded event differs from the "
                                f"re-run: expected {want}")
-    if not hand.finished:
+    aborted = result_row.get("result") == "aborted" and bool(result_row.get("faults"))
+    if hand.finished:
+        _check_result(hand, result_row, events_path, report)
+        _check_game_log(folder, hand, header, report)
+    elif not aborted:
         report.problems.append(f"{events_path}: the recorded inputs do not end the hand")
         return result_row
-    _check_result(hand, result_row, events_path, report)
-    _check_game_log(folder, hand, header, report)
+    _check_fines(hand, header, result_row, events_path, report)
     report.checked.append(where)
     return result_row
 
@@ -135,21 +150,49 @@ def _check_result(hand: Hand, row: dict[str, Any], path: Path, report: Report) -
         if row.get(key) != value:
             report.problems.append(f"{path}: result {key} is {row.get(key)!r}, "
                                    f"the re-run gives {value!r}")
+
+
+def _check_fines(hand: Hand, header: dict[str, Any], row: dict[str, Any], path: Path,
+                 report: Report) -> None:
     timings = row.get("timings")
-    if timings is not None:
-        fines = [0, 0, 0, 0]
-        for seat, ms, limit, *host in timings:  # host: the host stall's allowance, if any
-            fines[int(seat)] += fine_after_host(float(ms), int(limit), float(host[0]) if host
-                                                else 0.0)
-        if fines != row.get("fines"):
-            report.problems.append(f"{path}: fines are {row.get('fines')}, the recorded "
-                                   f"answer times give {fines}")
-        stalls = [0, 0, 0, 0]
-        for seat, *rest in timings:
-            stalls[int(seat)] += len(rest) == 3  # (ms, limit, host ms): a host stall
-        if "host_stalls" in row and stalls != row["host_stalls"]:
-            report.problems.append(f"{path}: host stalls are {row['host_stalls']}, the "
-                                   f"recorded answer times give {stalls}")
+    if timings is None:
+        return
+    fines = [0, 0, 0, 0]
+    for seat, ms, limit, *host in timings:  # host: the host stall's allowance, if any
+        fines[int(seat)] += fine_after_host(float(ms), int(limit), float(host[0]) if host
+                                            else 0.0)
+    if fines != row.get("fines"):
+        report.problems.append(f"{path}: fines are {row.get('fines')}, the recorded "
+                               f"answer times give {fines}")
+    stalls = [0, 0, 0, 0]
+    for seat, *rest in timings:
+        stalls[int(seat)] += len(rest) == 3  # (ms, limit, host ms): a host stall
+    if "host_stalls" in row and stalls != row["host_stalls"]:
+        report.problems.append(f"{path}: host stalls are {row['host_stalls']}, the "
+                               f"recorded answer times give {stalls}")
+    _check_fault_fines(hand, header, row, timings, path, report)
+
+
+def _check_fault_fines(hand: Hand, header: dict[str, Any], row: dict[str, Any],
+                       timings: list[list[Any]], path: Path, report: Report) -> None:
+    """Each fault is fined once at the hard limit the hand was played with (SPEC section 6)."""
+    faults = {**{int(seat): str(cause) for seat, cause in (row.get("faults") or {}).items()},
+              **hand.faulted}
+    if not faults:
+        return
+    if header.get("hard_limit_ms") is None:  # written before faults were fined
+        report.notes.append(f"{path}: no hard limit recorded: fault fines not checked")
+        return
+    hard_ms = round(float(header["hard_limit_ms"]), 3)
+    for seat, cause in sorted(faults.items()):
+        limits = set(TIME_LIMIT_MS.values()) if is_hard_limit(cause) else {FAULT_LIMIT_MS}
+        charged = [t for t in timings if int(t[0]) == seat and len(t) == 3
+                   and round(float(t[1]), 3) == hard_ms and int(t[2]) in limits]
+        if not charged:
+            what = "for the hard limit" if is_hard_limit(cause) else \
+                "as an own-turn answer at the hard limit"
+            report.problems.append(f"{path}: seat {seat}'s fault ({cause.split(':')[0]}) is "
+                                   f"not fined {what} ({hard_ms:g} ms)")
 
 
 def _check_game_log(folder: Path, hand: Hand, header: dict[str, Any], report: Report) -> None:
@@ -223,6 +266,13 @@ def verify_match(root: Path, report: Report) -> None:
         if recorded != totals:
             report.problems.append(f"{match_json}: totals {recorded}, the scoresheet "
                                    f"adds up to {totals}")
+        hard_limit = (summary.get("options") or {}).get("hard_limit")
+        for name, result in sorted(results.items()):
+            hand_ms = None if result is None else result.get("_hard_limit_ms")
+            if hard_limit is not None and hand_ms is not None \
+                    and round(float(hard_limit) * 1000, 3) != round(float(hand_ms), 3):
+                report.problems.append(f"{root / name / 'events.jsonl'}: hard limit {hand_ms} "
+                                       f"ms, but {match_json.name} says {hard_limit} s")
     report.checked.append(str(sheet))
 
 

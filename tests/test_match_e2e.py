@@ -311,7 +311,9 @@ def test_faulty_bots_are_faulted_autoplayed_and_restarted_every_hand(tmp_path: P
     for row, hand_dir in zip(sheet[1:-1], hand_dirs(folder), strict=True):
         # The Faults column lists players in player order, whatever seats they held.
         assert row[-1].split(";") == ["1:closed-output", "2:malformed", "3:illegal"]
-        assert row[7] == "draw" and row[2:6] == ["0", "0", "0", "0"]
+        # A draw: each fault's fine (40 at the default hard limit) is all that counts.
+        assert row[7] == "draw" and row[2:6] == ["0", "-40", "-40", "-40"]
+        assert row[11:15] == ["0", "40", "40", "40"]
         records = hand_records(hand_dir)
         seats = [s["player"] for s in records["hand"]["seats"]]
         faults = {seats[int(seat)]: cause for seat, cause in records["result"]["faults"].items()}
@@ -343,7 +345,10 @@ def test_on_fault_end_ends_the_match_with_the_faulty_player_last(tmp_path: Path)
     sheet = read_sheet(folder)
     assert [row[7] for row in sheet[1:-1]] == ["aborted"]
     assert sheet[1][-1] == "0:closed-output"
-    assert sheet[-1] == ["Total", "", "0", "0", "0", "0"]
+    # The aborted hand keeps the fault's fine (40 at the default hard limit).
+    assert sheet[1][11:15] == ["40", "0", "0", "0"]
+    assert sheet[-1] == ["Total", "", "-40", "0", "0", "0"]
+    assert summary["players"][0]["fines"] == 40
     table_rows = [line for line in proc.stdout.splitlines() if "P0" in line]
     assert len(table_rows) == 1 and "ended the match" in table_rows[0]
     assert table_rows[0].split()[1] == "4"  # ranked last

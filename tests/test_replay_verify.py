@@ -187,3 +187,110 @@ def test_verify_recomputes_fines_from_the_recorded_answer_times(copy_of: Path) -
     run = server("verify", str(copy_of))
     assert run.returncode == 1
     assert "the recorded answer times give" in run.stdout
+
+
+# --- fault fines ---------------------------------------------------------------------------
+
+FAULTY = ["tests/bots/crash_mid_hand.py", "tests/bots/garbage.py", "tests/bots/drawbot.py",
+          "tests/bots/illegal_discard.py"]
+
+
+@pytest.fixture(scope="module")
+def faulty_match_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A bot that crashes, one that sends garbage and one that discards a tile it does
+    not hold, in every hand, with a 2 s hard limit (read-only). (A bot that never joins
+    is verified in tests/test_tournament.py, where its wait is shared with other tables.)"""
+    logs = tmp_path_factory.mktemp("faulty")
+    run = server(*FAULTY, "-d", "--seed", "5", "--groups", "1", "--hard-limit", "2",
+                 "--log-dir", str(logs))
+    assert run.returncode == 0, run.stderr
+    (folder,) = logs.iterdir()
+    return folder
+
+
+@pytest.fixture
+def faulty_copy(faulty_match_dir: Path, tmp_path: Path) -> Path:
+    target = tmp_path / faulty_match_dir.name
+    shutil.copytree(faulty_match_dir, target)
+    return target
+
+
+def result_of(hand: Path) -> tuple[list[str], dict]:
+    rows = (hand / "events.jsonl").read_text().splitlines()
+    return rows, json.loads(rows[-1])
+
+
+def rewrite_result(hand: Path, rows: list[str], result: dict) -> None:
+    rows[-1] = json.dumps(result)
+    (hand / "events.jsonl").write_text("\n".join(rows) + "\n")
+
+
+def test_every_fault_is_fined_on_record_and_verify_recomputes_it(faulty_match_dir: Path) -> None:
+    """At a 2 s hard limit a fault costs floor((2000 - 1000 + 50) / 100) = 10 points."""
+    for hand in hands(faulty_match_dir):
+        header = json.loads((hand / "events.jsonl").read_text().splitlines()[0])
+        assert header["hard_limit_ms"] == 2000
+        _, result = result_of(hand)
+        seats = [s["player"] for s in header["seats"]]
+        assert sorted(result["faults"]) == sorted(str(seats.index(p)) for p in (0, 1, 3))
+        assert result["fines"] == [0 if seats[s] == 2 else 10 for s in range(4)]
+        for seat in result["faults"]:
+            assert [int(seat), 2000.0, 1000] in result["timings"]
+    summary = json.loads((faulty_match_dir / "match.json").read_text())
+    assert [p["fines"] for p in summary["players"]] == [160, 160, 0, 160]
+    assert [p["faults"] for p in summary["players"]] == [16, 16, 0, 16]
+    run = server("verify", str(faulty_match_dir))
+    assert run.returncode == 0, run.stdout
+    assert "all agree" in run.stdout
+
+
+def test_verify_catches_a_changed_fault_fine(faulty_copy: Path) -> None:
+    hand = hands(faulty_copy)[3]
+    rows, result = result_of(hand)
+    seat = int(next(iter(result["faults"])))
+    result["fines"][seat] = 0
+    rewrite_result(hand, rows, result)
+    run = server("verify", str(faulty_copy))
+    assert run.returncode == 1
+    assert "the recorded answer times give" in run.stdout
+
+
+def test_verify_catches_a_fault_whose_fine_was_taken_off_the_record(faulty_copy: Path) -> None:
+    """Fines, timings and scoresheet changed together still disagree with the fault."""
+    hand = hands(faulty_copy)[5]
+    rows, result = result_of(hand)
+    seat = int(next(iter(result["faults"])))
+    result["timings"] = [t for t in result["timings"] if t != [seat, 2000.0, 1000]]
+    result["fines"][seat] = 0
+    rewrite_result(hand, rows, result)
+    run = server("verify", str(hand))
+    assert run.returncode == 1
+    assert f"seat {seat}'s fault" in run.stdout
+    assert "not fined as an own-turn answer at the hard limit" in run.stdout.replace("\n", " ")
+
+
+def test_verify_catches_a_hard_limit_changed_in_a_hand(faulty_copy: Path) -> None:
+    hand = hands(faulty_copy)[0]
+    rows = (hand / "events.jsonl").read_text().splitlines()
+    header = json.loads(rows[0])
+    header["hard_limit_ms"] = 1000.0  # where a fault would cost nothing
+    rows[0] = json.dumps(header)
+    (hand / "events.jsonl").write_text("\n".join(rows) + "\n")
+    run = server("verify", str(faulty_copy))
+    assert run.returncode == 1
+    out = run.stdout.replace("\n", " ")
+    assert "not fined as an own-turn answer at the hard limit (1000 ms)" in out
+    assert "match.json says 2.0 s" in out
+
+
+def test_verify_accepts_a_match_ended_by_a_fault_with_its_fine(tmp_path: Path) -> None:
+    """--on-fault end: the aborted hand keeps the fault's fine, and verify checks it."""
+    run = server("tests/bots/crash_mid_hand.py", *FAULTY[2:3] * 3, "-d", "--seed", "5",
+                 "--on-fault", "end", "--log-dir", str(tmp_path))
+    assert run.returncode == 1, run.stderr
+    (folder,) = tmp_path.iterdir()
+    (hand,) = hands(folder)
+    _, result = result_of(hand)
+    assert result["result"] == "aborted" and result["fines"] == [40, 0, 0, 0]
+    run = server("verify", str(folder))
+    assert run.returncode == 0, run.stdout

@@ -162,6 +162,15 @@ def test_a_bot_whose_constructor_raises_is_faulted_every_hand() -> None:
     assert "RuntimeError: cannot find my model file" in summary.players[1].first_error
 
 
+def test_a_bot_that_raises_never_gets_the_other_seats_faulted() -> None:
+    """The crashed seat's autoplay prompts the others: they are asked before anyone is
+    called silent (they were faulted for "no answer" to a prompt never delivered)."""
+    summary = simulate(["tests.sim_bots:Unbuildable", "random", "random", "random"], 40, seed=1)
+    assert summary.players[0].crashes == 40
+    assert [p.illegal for p in summary.players] == [0, 0, 0, 0]
+    assert [p.crashes for p in summary.players[1:]] == [0, 0, 0]
+
+
 @pytest.mark.parametrize("json_out", [False, True])
 def test_ctrl_c_prints_what_was_played_and_exits_130(tmp_path: Path, json_out: bool) -> None:
     marker = tmp_path / "started"

@@ -22,12 +22,13 @@ import trio.testing
 from structlog.testing import capture_logs
 
 from protocol.messages import Out
-from server.engine.hand import Hand
+from server.engine.hand import Hand, fault_fine
 from server.engine.rng import deal
-from server.table import HandOutcome, TableOptions, fine_for, play_hand
+from server.table import MAX_UNSOLICITED, HandOutcome, TableOptions, fine_for, play_hand
 
 SEED = 20240601
 DEFAULT_OPTIONS = TableOptions()
+FAULT_FINE = 40  # any fault but the hard limit, at the default 5 s hard limit (SPEC section 6)
 MemoryStream = trio.StapledStream[trio.testing.MemorySendStream,
                                   trio.testing.MemoryReceiveStream]
 
@@ -250,7 +251,10 @@ async def test_bot_that_never_answers_its_turn_is_faulted_at_the_hard_limit(
                                 TableOptions(hard_limit=hard_limit), faulted=faulted)
     assert outcome.faults == {seat: "hard-limit"}
     assert faulted == [seat]
+    # Fined once, for the time it took (not again as a fault).
     assert outcome.fines == [fine if s == seat else 0 for s in range(4)]
+    assert [t for t in outcome.timings if t[0] == seat and t[1] > 1000] == \
+        [(seat, hard_limit * 1000, 1000)]
     # Killed the moment the limit passed (the rest of the hand takes no virtual time).
     assert peers[seat].closed_at == pytest.approx(outcome.started_at + hard_limit)
     # Faulted on its first draw; then autoplayed: it discarded the tile it drew, every
@@ -268,7 +272,8 @@ async def test_bot_that_never_answers_a_claim_is_fined_against_the_claim_limit(
     seat = (first_actor() + 2) % 4
     outcome, _ = await play(with_seat(seat, FakeBot(claims={1: Act(silent=True)})))
     assert outcome.faults == {seat: "hard-limit"}
-    assert outcome.fines[seat] == fine_for(5000, 500) == 45
+    assert outcome.fines[seat] == fine_for(5000, 500) == 45  # its own limit, and only that
+    assert [t for t in outcome.timings if t[0] == seat and t[1] > 500] == [(seat, 5000, 500)]
     assert_ran_to_a_draw(outcome)
 
 
@@ -383,7 +388,7 @@ async def test_bad_line_faults_the_seat_with_its_cause(
     assert outcome.faults[seat].startswith(cause)
     assert faulted == [seat]
     assert peers[seat].closed_at == outcome.started_at  # at once, in virtual time
-    assert outcome.fines == [0, 0, 0, 0]
+    assert outcome.fines == [FAULT_FINE if s == seat else 0 for s in range(4)]
     assert_ran_to_a_draw(outcome)
 
 
@@ -411,6 +416,7 @@ async def test_illegal_discard_faults_the_seat(autojump_clock: trio.testing.Mock
     bot = FakeBot(turns={1: Act(data=f"out {absent}\n".encode())})
     outcome, _ = await play(with_seat(seat, bot))
     assert outcome.faults == {seat: f"illegal: out {absent}: not in hand"}
+    assert outcome.fines == [FAULT_FINE if s == seat else 0 for s in range(4)]
     assert_ran_to_a_draw(outcome)
 
 
@@ -418,13 +424,15 @@ async def test_claim_not_allowed_is_illegal(autojump_clock: trio.testing.MockClo
     seat = (first_actor() + 1) % 4
     outcome, _ = await play(with_seat(seat, FakeBot(claims={1: Act(data=b"out 1M\n")})))
     assert outcome.faults[seat].startswith("illegal: out is not an answer to a claim prompt")
+    # Fined as an own-turn answer at the hard limit, though it was a claim prompt.
+    assert outcome.fines == [FAULT_FINE if s == seat else 0 for s in range(4)]
 
 
 async def test_end_of_output_faults_the_seat(autojump_clock: trio.testing.MockClock) -> None:
     seat = first_actor()
     outcome, _ = await play(with_seat(seat, FakeBot(turns={1: Act(delay=0.3, eof=True)})))
     assert outcome.faults == {seat: "closed-output"}
-    assert outcome.fines == [0, 0, 0, 0]
+    assert outcome.fines == [FAULT_FINE if s == seat else 0 for s in range(4)]
     assert_ran_to_a_draw(outcome)
 
 
@@ -434,6 +442,7 @@ async def test_end_of_output_between_prompts_faults_the_seat(
     seat = (first_actor() + 3) % 4
     outcome, _ = await play(with_seat(seat, FakeBot(eof_on="init")))
     assert outcome.faults == {seat: "closed-output"}
+    assert outcome.fines == [FAULT_FINE if s == seat else 0 for s in range(4)]
     assert_ran_to_a_draw(outcome)
 
 
@@ -444,6 +453,7 @@ async def test_bot_that_stops_reading_is_faulted_when_written_to(
     seat = (first_actor() + 1) % 4
     outcome, _ = await play(with_seat(seat, FakeBot(deaf_after="mout")))
     assert outcome.faults == {seat: "closed-input"}
+    assert outcome.fines == [FAULT_FINE if s == seat else 0 for s in range(4)]
     assert [(e.kind, e.seat) for e in outcome.engine.events[2:5]] == \
         [("pick", seat), ("fault", seat), ("out", seat)]
     assert_ran_to_a_draw(outcome)
@@ -457,6 +467,59 @@ async def test_faulted_seat_costs_the_others_nothing(
     # A drawbot and the server's autoplay make the same moves: the hand is unchanged.
     assert [e for e in outcome.engine.events if e.kind != "fault"] == outcome0.engine.events
     assert outcome.engine.result == outcome0.engine.result
+    assert outcome.fines == [FAULT_FINE if s == seat else 0 for s in range(4)]
+
+
+# Each kind of fault but the hard limit, on the seat that commits it (an offset from the
+# first actor), and the start of its cause.
+FAULT_KINDS = {
+    "closed-output": (0, lambda: FakeBot(turns={1: Act(delay=0.3, eof=True)}), "closed-output"),
+    "closed-input": (1, lambda: FakeBot(deaf_after="mout"), "closed-input"),
+    "malformed": (0, lambda: FakeBot(turns={1: Act(data=b"hello there\n")}), "malformed: unknown"),
+    "line-too-long": (0, lambda: FakeBot(turns={1: Act(data=b"x" * 10_000)}),
+                      "malformed: line longer"),
+    "illegal": (1, lambda: FakeBot(claims={1: Act(data=b"chi 9M\n")}), "illegal: "),
+    "no-join": (2, lambda: FakeBot(join=None), "no-join"),
+    "said-something-else-first": (3, lambda: FakeBot(join=b"out 1M\n"), "no-join: said"),
+    "flood": (2, lambda: FakeBot(on_line={"init": b"\n" * (MAX_UNSOLICITED + 1)}), "flood"),
+}
+
+
+@pytest.mark.parametrize(("hard_limit", "fine"), [(5.0, 40), (1.5, 5), (2.0, 10), (8.0, 70)])
+@pytest.mark.parametrize("kind", FAULT_KINDS)
+async def test_every_fault_but_the_hard_limit_costs_an_own_turn_answer_at_the_hard_limit(
+        autojump_clock: trio.testing.MockClock, kind: str, hard_limit: float,
+        fine: int) -> None:
+    """SPEC section 6: a crash never pays better than being slow."""
+    offset, bot, cause = FAULT_KINDS[kind]
+    seat = (first_actor() + offset) % 4
+    outcome, _ = await play(with_seat(seat, bot()), TableOptions(hard_limit=hard_limit))
+    assert list(outcome.faults) == [seat]
+    assert outcome.faults[seat].startswith(cause)
+    assert fine == fault_fine(hard_limit * 1000)
+    assert outcome.fines == [fine if s == seat else 0 for s in range(4)]
+    # Recorded as the own-turn answer it is charged as, so that the fine can be recomputed.
+    assert (seat, hard_limit * 1000, 1000) in outcome.timings
+    assert_ran_to_a_draw(outcome)
+
+
+async def test_a_seat_is_fined_for_one_fault_a_hand(
+        autojump_clock: trio.testing.MockClock) -> None:
+    """Bad lines after the first fault are never read: the seat is played by the server."""
+    seat = first_actor()
+    bot = FakeBot(turns={1: Act(data=b"garbage\nout 1Z\n" + b"x" * 5000)})
+    outcome, _ = await play(with_seat(seat, bot))
+    assert outcome.faults == {seat: "malformed: unknown keyword 'garbage'"}
+    assert outcome.fines == [FAULT_FINE if s == seat else 0 for s in range(4)]
+
+
+async def test_late_illegal_answer_pays_for_its_time_and_for_the_fault(
+        autojump_clock: trio.testing.MockClock) -> None:
+    seat = (first_actor() + 1) % 4
+    outcome, _ = await play(with_seat(seat, FakeBot(claims={1: Act(delay=0.75,
+                                                                   data=b"chi 9M\n")})))
+    assert outcome.faults[seat].startswith("illegal: ")
+    assert outcome.fines[seat] == fine_for(750, 500) + FAULT_FINE == 3 + 40
 
 
 # --- joining ----------------------------------------------------------------------------
@@ -471,7 +534,8 @@ async def test_bot_that_never_joins_is_faulted_at_the_join_limit(
     assert outcome.faults == {seat: "no-join"}
     assert faulted == [seat]
     assert peers[seat].closed_at == pytest.approx(outcome.started_at + 3.0)
-    assert outcome.fines == [0, 0, 0, 0]
+    # Fined by the hard limit (5 s), not by the join limit it missed.
+    assert outcome.fines == [FAULT_FINE if s == seat else 0 for s in range(4)]
     # It got nothing: the deal is written only after the join phase.
     assert_ran_to_a_draw(outcome)
     assert all(len(ms) > 0 for s, ms in enumerate(outcome.answer_ms) if s != seat)
@@ -482,6 +546,7 @@ async def test_bot_that_says_something_else_first_is_faulted(
         autojump_clock: trio.testing.MockClock) -> None:
     outcome, _ = await play(with_seat(1, FakeBot(join=b"pass\n")))
     assert outcome.faults == {1: "no-join: said 'pass' first"}
+    assert outcome.fines == [0, FAULT_FINE, 0, 0]
     assert_ran_to_a_draw(outcome)
 
 

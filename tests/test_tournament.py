@@ -120,11 +120,57 @@ def test_twelve_bot_swiss_completes_with_every_table_stored(uninterrupted: Path)
         db.close()
     assert per_bot["slow"] == 6, per_bot  # 1 point in each of its 6 hands
     assert faults["crash"] == 6, faults
-    assert all(f == 0 for name, f in per_bot.items() if name != "slow"), per_bot
+    assert per_bot["crash"] == 6 * 40, per_bot  # each fault: an own-turn answer at 5 s
+    assert all(f == 0 for name, f in per_bot.items() if name not in ("slow", "crash")), per_bot
     standings = json.loads((uninterrupted / "standings.json").read_text())
     assert len(standings["standings"]) == 12
     assert len(standings["rating_history"]) == 3
     for match in sorted((uninterrupted / "matches").glob("r*-t*/")):
+        if match.is_dir() and not match.name.endswith("-hands"):
+            report = verify_path(match)
+            assert report.ok, report.problems
+
+
+def faulty_field(folder: Path) -> Path:
+    """The issue's field: five greedy AIs, the random one, and three bots that fault in
+    every hand (a crash, a line of garbage, no join)."""
+    lines = []
+    for i in range(1, 6):
+        lines += ["[[bot]]", f'name = "greedy{i}"',
+                  f'command = ["{PY}", "{ROOT}/sample_ai/greedy.py", "--seed", "{i}"]']
+    for name, script in (("random", "sample_ai/random_bot.py"),
+                         ("crash", "tests/bots/crash_mid_hand.py"),
+                         ("garbage", "tests/bots/garbage.py"),
+                         ("never-joins", "tests/hostile/never_joins.py")):
+        lines += ["[[bot]]", f'name = "{name}"', f'command = ["{PY}", "{ROOT}/{script}"]']
+    path = folder / "bots.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.slow
+def test_bots_that_fault_in_every_hand_rank_below_a_legal_random_bot(tmp_path: Path) -> None:
+    """Issue 14, point 6: crashing must never pay better than a legal move (SPEC section 6).
+
+    The issue's 9-bot Swiss, with 4-hand tables instead of 8 to take about a minute.
+    The join limit is short (the bot that never joins costs it in each of its hands)
+    but leaves a Python bot seconds to start on a loaded machine.
+    """
+    out = tmp_path / "out"
+    done = run_to_end(str(faulty_field(tmp_path)), "--format", "swiss", "--rounds", "3",
+                      "--hands", "4", "--jobs", "2", "--seed", "3", "--join-limit", "3",
+                      "--out", str(out), timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    rows = {s["bot"]: s for s in json.loads((out / "standings.json").read_text())["standings"]}
+    assert len(rows) == 9
+    for name in ("crash", "garbage", "never-joins"):
+        row = rows[name]
+        assert row["faults"] == row["hands"] == 3 * 4, row
+        assert row["fines"] == 40 * row["hands"], row  # 40 a fault at the default 5 s
+        assert row["rank"] > rows["random"]["rank"], (name, row, rows["random"])
+    assert sorted(rows[name]["rank"] for name in ("crash", "garbage", "never-joins")) == \
+        [7, 8, 9]
+    for match in sorted((out / "matches").glob("r*-t*/")):
         if match.is_dir() and not match.name.endswith("-hands"):
             report = verify_path(match)
             assert report.ok, report.problems

@@ -5,11 +5,16 @@ from __future__ import annotations
 import io
 import math
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
+from protocol.messages import FromAI, ToAI
+from server.engine.hand import Hand, fault_fine
+from server.engine.rng import deal
+from server.engine.simulate import InProcessBot, play_hand, resolve_bot
 from server.seats import Sandbox
 from server.table import TableOptions
 from server.tournament.command import rules_from, standings_table
@@ -130,6 +135,80 @@ def test_standings_rank_by_points_and_leave_fill_ins_out() -> None:
     assert st.rows[0].name == "a"
     assert len(st.rows) == 3
     assert all(e < 3 for h in st.rating_history for e in h)
+
+
+class _Faulter:
+    """An in-process bot that faults at its first line, in every hand (as if it crashed)."""
+
+    def __init__(self, seed: int) -> None:
+        pass
+
+    def receive(self, message: ToAI) -> FromAI | None:
+        raise RuntimeError("crashed")
+
+
+FIELD = ["greedy", "greedy", "random", "random", "random", "faulter", "faulter", "faulter"]
+
+
+def _swiss_in_process(seed: int, rounds: int = 3, hands: int = 8,
+                      ) -> tuple[list[TableResult], list[HandRow]]:
+    """A Swiss of ``FIELD`` played by the in-process engine (``server simulate``'s driver),
+    every fault fined as the match server fines it at the default hard limit."""
+    factories: list[Callable[[int], InProcessBot]] = [
+        _Faulter if spec == "faulter" else resolve_bot(spec) for spec in FIELD]
+    fine = fault_fine(TableOptions().hard_limit * 1000)
+    tables: list[TableResult] = []
+    rows: list[HandRow] = []
+    for r in range(1, rounds + 1):
+        points: dict[int, int] = {}
+        for t in tables:
+            for e, pts in zip(t.players, t.points, strict=True):
+                points[e] = points.get(e, 0) + pts
+        for plan in swiss_round(len(FIELD), seed, r, points):
+            totals = [0] * 4
+            for h in range(hands):
+                d = deal(plan.seed, h)
+                at_seat = [(s + h) % 4 for s in range(4)]  # player at each seat
+                bots = [factories[plan.players[p]](plan.seed + 4 * h + s)
+                        for s, p in enumerate(at_seat)]
+                played = play_hand(Hand(d.wall, d.first), bots)
+                result = played.result
+                for s, p in enumerate(at_seat):
+                    faulted = s in played.hand.faulted
+                    if faulted:  # the autoplay never wins: a faulted seat never gains
+                        assert result.deltas[s] <= 0
+                    pts = result.deltas[s] - (fine if faulted else 0)
+                    totals[p] += pts
+                    rows.append(HandRow(r, plan.table, h, 0, h, s, plan.players[p], pts,
+                                        fine if faulted else 0, faulted, 0,
+                                        result.winner == s, result.winner is None))
+            tables.append(TableResult(r, plan.table, plan.players, tuple(totals)))
+    return tables, rows
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_bot_that_faults_in_every_hand_ranks_below_every_bot_that_plays_legally(
+        seed: int) -> None:
+    """The invariant of SPEC section 6 over the standings, with hands really played.
+
+    Why it holds: a faulted seat is played by the server's autoplay, which never
+    wins, so in a hand it scores at most 0 less the fault's fine (40 points at the
+    default hard limit); and it loses about what the worst legal bot, the random
+    one, loses (about 5.5 points a hand, a standard deviation of 4 to 5, in
+    ``server simulate`` among greedy bots). A legal bot would have to lose 40
+    points a hand more than the autoplay, hand after hand, to fall below it.
+    Without the fine (the rule before) these faulters rank among the random bots.
+    """
+    tables, rows = _swiss_in_process(seed)
+    st = standings(FIELD, tables, rows)
+    ranks = {row.entry: row.rank for row in st.rows}
+    faulters = [e for e, spec in enumerate(FIELD) if spec == "faulter"]
+    legal = [e for e, spec in enumerate(FIELD) if spec != "faulter"]
+    assert max(ranks[e] for e in legal) < min(ranks[e] for e in faulters), st.rows
+    assert all(st.rows[ranks[e] - 1].faults == st.rows[ranks[e] - 1].hands for e in faulters)
+    # The random bot's loss a hand is far less than the fault's fine.
+    random_points = [h.points for h in rows if FIELD[h.entry] == "random"]
+    assert -10 < sum(random_points) / len(random_points) <= 0
 
 
 # --- the store and the bots file ------------------------------------------------------------

@@ -66,7 +66,7 @@ from protocol.messages import (
 from protocol.tiles import ALL_TILES, N_KINDS, Tile, tile_counts
 from scoring.fans import FanResult, WinningHand, can_win, score
 from scoring.melds import Meld, MeldKind
-from scoring.settlement import WinKind, settle
+from scoring.settlement import WinKind, fine_for, settle
 
 SEATS = 4
 HAND_SIZE = 13
@@ -92,6 +92,24 @@ ALLOWED: dict[Expect, tuple[type[FromAI], ...]] = {
 TIME_LIMIT_MS: dict[Expect, int] = {
     Expect.TURN: 1000, Expect.DISCARD: 1000, Expect.CLAIM: 500, Expect.ROB: 500,
 }
+# A fault other than the hard limit is charged as an own-turn answer at the hard limit.
+FAULT_LIMIT_MS = TIME_LIMIT_MS[Expect.TURN]
+HARD_LIMIT_FAULT = "hard-limit"  # the one fault fined for its own time
+
+
+def is_hard_limit(cause: str) -> bool:
+    """Whether a fault's cause is the hard limit ("hard-limit", or with a detail after ": ")."""
+    return cause == HARD_LIMIT_FAULT or cause.startswith(HARD_LIMIT_FAULT + ": ")
+
+
+def fault_fine(hard_limit_ms: float) -> int:
+    """The fine of any fault but the hard limit: 40 points at the default 5 s (SPEC section 6).
+
+    A bot that crashes, closes its output, sends a bad or illegal line or never
+    joins pays what a bot that answered its own turn at the hard limit would, so
+    that a bot never gains by crashing instead of being slow.
+    """
+    return fine_for(hard_limit_ms, FAULT_LIMIT_MS)
 
 
 class Verdict(Enum):

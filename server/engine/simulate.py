@@ -170,6 +170,7 @@ def play_hand(hand: Hand, bots: Sequence[InProcessBot]) -> Played:
     faulted, answer, drain = hand.faulted, hand.answer, hand.drain
     while hand.result is None:
         replies: list[tuple[int, FromAI]] = []
+        crashed = False
         for seat, message in drain():
             if seat not in faulted:
                 try:
@@ -177,13 +178,17 @@ def play_hand(hand: Hand, bots: Sequence[InProcessBot]) -> Played:
                 except _BuildError as exc:
                     played.errors[seat] = str(exc)
                     hand.fault(seat, "crashed: the bot could not be built")
+                    crashed = True
                     continue
                 except Exception as exc:  # the bot's bug: fault the seat, play on
                     played.errors[seat] = traceback.format_exc()
                     hand.fault(seat, f"crashed: {type(exc).__name__}: {exc}")
+                    crashed = True
                     continue
                 if reply is not None:
                     replies.append((seat, reply))
+        if not replies and crashed:
+            continue  # the crashed seat's autoplay may have prompted others: ask them first
         if not replies:
             for seat in sorted(hand.waiting):
                 played.illegal[seat] += 1
