@@ -46,6 +46,7 @@ import trio
 
 from protocol.framing import MAX_LINE, FramingError, decode_line, encode_line
 from protocol.messages import Join, MalformedLine, parse_from_ai
+from server import errors
 from server.bots import Peer, write_nowait
 from server.seats import Launcher, ProcessLauncher, SeatRequest
 
@@ -393,8 +394,8 @@ async def open_remote_seats(host: str, port: int, tokens: Mapping[str, str],
     try:
         listeners = await trio.open_tcp_listeners(port, host=host)
     except OSError as exc:
-        raise RemoteSetupError(f"cannot listen on {host}:{port}: "
-                               f"{os.strerror(exc.errno) if exc.errno else exc}") from None
+        why = os.strerror(exc.errno) if exc.errno else errors.reason(exc)
+        raise RemoteSetupError(f"cannot listen on {host}:{port}: {why}") from None
     seats.addresses = [tuple(listener.socket.getsockname()[:2]) for listener in listeners]
     async with trio.open_nursery() as handlers:
         async with trio.open_nursery() as acceptors:

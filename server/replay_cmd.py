@@ -19,6 +19,7 @@ from rich.text import Text
 from protocol.tiles import Tile
 from server.engine.legacy_log import LegacyLog, parse_legacy_log
 from server.engine.table_view import Snapshot, snapshots
+from server.errors import reason
 
 GLYPHS: tuple[str, ...] = tuple(
     [chr(0x1F007 + i) for i in range(9)]  # characters
@@ -81,7 +82,7 @@ def _parse(path: Path) -> LegacyLog:
     except UnicodeDecodeError:
         raise HandFileError(f"{path}: not a text file") from None
     except ValueError as exc:
-        raise HandFileError(f"{path}: {exc}") from None
+        raise HandFileError(f"{path}: {reason(exc)}") from None
 
 
 def tile_text(tile: Tile, glyphs: bool) -> str:

@@ -7,6 +7,7 @@ import io
 import pytest
 from rich.console import Console
 
+from server.errors import reason
 from server.say import PIPE_WIDTH, err_console, error_line, out_console
 
 
@@ -31,3 +32,16 @@ def test_results_in_a_pipe_get_room_for_wide_tables(monkeypatch: pytest.MonkeyPa
     assert out_console().width == PIPE_WIDTH
     monkeypatch.setenv("COLUMNS", "120")
     assert out_console().width == 120
+
+
+@pytest.mark.parametrize(("exc", "text"), [
+    (StopIteration(), "StopIteration"),
+    (ValueError(""), "ValueError"),
+    (KeyError("wall"), "'wall'"),
+    (NotADirectoryError(20, "Not a directory", "logs/x"), "logs/x: Not a directory"),
+    (ValueError("first\nsecond"), "first; second"),
+])
+def test_an_exception_is_told_in_one_line_and_never_as_an_empty_message(
+        exc: BaseException, text: str) -> None:
+    assert reason(exc) == text
+    assert error_line(exc).plain == f"error: {text}"

@@ -25,6 +25,7 @@ import tomllib
 from pathlib import Path
 
 from server.bots import BotCommandError, parse_command
+from server.errors import reason
 from server.remote import PREFIX, RemoteSetupError, check_name
 from server.tournament.store import Entry
 
@@ -57,7 +58,7 @@ def _from_toml(path: Path) -> list[Entry]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise EntriesError(f"{path}: {exc}") from None
+        raise EntriesError(f"{path}: {reason(exc)}") from None
     out = []
     for i, item in enumerate(data.get("bot", [])):
         name, command = item.get("name"), item.get("command")
@@ -74,7 +75,7 @@ def _from_toml(path: Path) -> list[Entry]:
         try:
             argv = parse_command(_rebase(command, base))
         except BotCommandError as exc:
-            raise EntriesError(f"{path}: bot {name!r}: {exc}") from None
+            raise EntriesError(f"{path}: bot {name!r}: {reason(exc)}") from None
         out.append(Entry(name, tuple(argv)))
     seen: dict[str, str] = {}
     for entry in out:
@@ -96,7 +97,7 @@ def _remote(path: Path, name: str, command: str) -> str:
     try:
         check_name(f"bot {name!r}: {PREFIX}NAME", words[0][len(PREFIX):])
     except RemoteSetupError as exc:
-        raise EntriesError(f"{path}: {exc}") from None
+        raise EntriesError(f"{path}: {reason(exc)}") from None
     return words[0]
 
 
