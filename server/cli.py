@@ -380,6 +380,7 @@ def report(
 ) -> None:
     """Write a match's HTML report: standings, running totals, scoresheet, hand pages."""
     from server.html_pages import write_match_report
+    from server.logs import unfinished
     from server.replay_cmd import HandFileError
 
     if not (match_dir / "match.json").exists() or not (match_dir / "scoresheet.csv").exists():
@@ -388,8 +389,11 @@ def report(
         written = write_match_report(match_dir, output_file(html_out, "--html"))
     except (HandFileError, ValueError, KeyError) as exc:
         refuse(exc)
-    Console(emoji=False).print(f"wrote {written[0]} and {len(written) - 1} hand page(s)",
-                               markup=False)
+    console = Console(emoji=False, soft_wrap=True)
+    for folder in sorted(p for p in match_dir.iterdir() if p.is_dir()):
+        if (why := unfinished(folder)) is not None:
+            console.print(f"note: {folder.name}: no page: {why}", markup=False)
+    console.print(f"wrote {written[0]} and {len(written) - 1} hand page(s)", markup=False)
 
 
 @app.command()

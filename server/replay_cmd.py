@@ -19,7 +19,8 @@ from rich.text import Text
 from protocol.tiles import Tile
 from server.engine.legacy_log import LegacyLog, parse_legacy_log
 from server.engine.table_view import Snapshot, snapshots
-from server.errors import reason
+from server.errors import InputError, reason
+from server.logs import unfinished
 
 GLYPHS: tuple[str, ...] = tuple(
     [chr(0x1F007 + i) for i in range(9)]  # characters
@@ -30,7 +31,7 @@ GLYPHS: tuple[str, ...] = tuple(
 )
 
 
-class HandFileError(ValueError):
+class HandFileError(InputError):
     """A path that is not a readable hand record."""
 
 
@@ -66,6 +67,8 @@ def load_hand(path: Path) -> RecordedHand:
     """A hand folder or an original ``.log`` file."""
     if path.is_dir():
         game_log = path / "game.log"
+        if (why := unfinished(path)) is not None:
+            raise HandFileError(f"{path}: {why}")
         if not game_log.exists():
             raise HandFileError(f"{path}: no game.log (is this a hand folder?)")
         structured = read_jsonl(path / "events.jsonl") if (path / "events.jsonl").exists() \

@@ -33,7 +33,11 @@ from server.engine.legacy_log import (
 )
 from server.engine.record import event_json, legacy_log, replay_legacy
 from server.errors import reason
+from server.logs import unfinished
+from server.replay_cmd import HandFileError
 from server.table import fine_after_host
+
+MATCH_FILES = ("scoresheet.csv", "match.json")
 
 # The original server spells 单钓将 as 单调将.
 LEGACY_NAMES = {"单调将": "单钓将"}
@@ -180,6 +184,9 @@ def _check_game_log(folder: Path, hand: Hand, header: dict[str, Any], report: Re
 
 
 def verify_match(root: Path, report: Report) -> None:
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        if (why := unfinished(folder)) is not None:
+            report.notes.append(f"{folder.name}: not checked: {why}")
     hands = sorted(p for p in root.iterdir() if p.is_dir() and (p / "events.jsonl").exists())
     results = {p.name: verify_hand(p, report) for p in hands}
     sheet = root / "scoresheet.csv"
@@ -236,9 +243,10 @@ def verify_match(root: Path, report: Report) -> None:
 def verify_legacy(path: Path, report: Report) -> None:
     try:
         log = parse_legacy_log(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        report.problems.append(f"{path}: {exc}")
-        return
+    except UnicodeDecodeError:
+        raise HandFileError(f"{path}: not a text file, so not an original-format log") from None
+    except ValueError as exc:
+        raise HandFileError(f"{path}: not an original-format log ({reason(exc)})") from None
     try:
         hand = replay_legacy(log)
     except EngineError as exc:
@@ -272,13 +280,23 @@ def verify_legacy(path: Path, report: Report) -> None:
 
 
 def verify_path(path: Path) -> Report:
+    """Check a match folder, a hand folder or an original ``.log``.
+
+    A path that is none of them (or a hand that never ended) cannot be checked
+    at all: that is a ``HandFileError``, bad input, not a disagreement.
+    """
     report = Report()
+    if path.is_dir() and (why := unfinished(path)) is not None:
+        raise HandFileError(f"{path}: {why}")
     if path.is_dir() and (path / "events.jsonl").exists():
         verify_hand(path, report)
-    elif path.is_dir():
+    elif path.is_dir() and any((path / name).exists() for name in MATCH_FILES):
         verify_match(path, report)
+    elif path.is_dir():
+        raise HandFileError(f"{path}: not a match folder (no {' or '.join(MATCH_FILES)}) "
+                            "nor a hand folder (no events.jsonl)")
     elif path.exists():
         verify_legacy(path, report)
     else:
-        report.problems.append(f"{path}: no such file or folder")
+        raise HandFileError(f"{path}: no such file or folder")
     return report
