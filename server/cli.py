@@ -38,6 +38,9 @@ HELP = {
                 "default)",
 }
 RULE_NOTE = " [default: {}; stored, and kept on --resume]"
+# Which files of a folder are bots (the rule of server.tournament.entries).
+FOLDER_HELP = ("each executable file and each *.py file, except names starting with _ and "
+               "*.py modules the others import that have no #! line or __main__ block")
 
 
 def refuse(message: object) -> NoReturn:
@@ -412,7 +415,8 @@ def thupc(
 def tournament(
     bots: Annotated[Path | None, typer.Argument(
         help="BOTS.toml ([[bot]] name, command; command \"tcp:NAME\": a remote bot) or a "
-        "folder of bots; not needed with --resume", show_default=False)] = None,
+        "folder of bots (" + FOLDER_HELP + "); not needed with --resume",
+        show_default=False)] = None,
     format: Annotated[str, typer.Option(
         "--format", help="swiss, round-robin or gauntlet")] = "swiss",
     rounds: Annotated[int | None, typer.Option(
@@ -449,7 +453,7 @@ def tournament(
 ) -> None:
     """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
     from server.tournament import FORMATS, EntriesError, default_jobs
-    from server.tournament.command import config_from_args
+    from server.tournament.command import config_from_args, say_folder
     from server.tournament.command import run as run_tournament
 
     if format not in FORMATS:
@@ -463,6 +467,8 @@ def tournament(
                                   file_limit=file_limit, sandbox=sandbox, work_dir=work_dir)
     except EntriesError as exc:
         refuse(exc)
+    if bots is not None and bots.is_dir():
+        say_folder(bots, err_console())
     raise typer.Exit(run_tournament(config, resume))
 
 
@@ -492,7 +498,7 @@ def connect(
 
     err = err_console()
     try:
-        host, port = parse_listen(address)
+        host, port = parse_listen(address, "the server's address")
         check_name("--name", name)
         check_name("--token", token)
         argv = parse_command(cmd[0] if len(cmd) == 1 else shlex.join(cmd))

@@ -88,14 +88,15 @@ def check_name(what: str, text: str) -> str:
     return text
 
 
-def parse_listen(text: str) -> tuple[str, int]:
-    """``HOST:PORT``, ``[V6]:PORT``, or ``PORT`` alone (loopback)."""
+def parse_listen(text: str, what: str = "--listen") -> tuple[str, int]:
+    """``HOST:PORT``, ``[V6]:PORT``, or ``PORT`` alone (loopback); ``what`` names the
+    argument in the error."""
     host, sep, port = text.rpartition(":")
     if not sep:
         host = ""
     host = host.removeprefix("[").removesuffix("]") or "127.0.0.1"
     if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise RemoteSetupError(f"--listen {text!r}: give HOST:PORT (port 0..65535)")
+        raise RemoteSetupError(f"{what} {text!r}: give HOST:PORT (port 0..65535)")
     return host, int(port)
 
 
