@@ -191,21 +191,27 @@ async def until_sigterm(play: Callable[[], Awaitable[None]]) -> bool:
     """Run ``play``; SIGTERM (kill, a batch system's time limit) cancels it as cleanly
     as Ctrl-C does. True when it did.
 
-    The watcher is a system task, not a nursery's child, so that an error of
-    ``play`` reaches the caller as itself, not inside an exception group.
+    An error of ``play`` reaches the caller as itself, not inside the
+    exception group of the nursery that holds the signal's watcher.
     """
     terminated = False
-    with trio.open_signal_receiver(signal.SIGTERM) as signals, trio.CancelScope() as scope:
+    try:
+        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
 
-        async def watch() -> None:
-            nonlocal terminated
-            async for _ in signals:
-                terminated = True
-                scope.cancel()
-                return
+                async def watch() -> None:
+                    nonlocal terminated
+                    async for _ in signals:
+                        terminated = True
+                        nursery.cancel_scope.cancel()
 
-        trio.lowlevel.spawn_system_task(watch)
-        await play()
+                nursery.start_soon(watch)
+                await play()
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
     return terminated
 
 
