@@ -95,11 +95,13 @@ def parse_command(spec: str) -> list[str]:
         if not path.exists():
             raise BotCommandError(f"AI {spec!r}: {program} does not exist")
         if path.is_dir():
-            raise BotCommandError(f"AI {spec!r}: {program} is a directory")
+            raise BotCommandError(f"AI {spec!r}: {program} is a folder, not a program")
         if not os.access(path, os.X_OK):
             hint = f' (try "python3 {program}" or chmod +x)' if program.endswith(".py") else ""
             raise BotCommandError(f"AI {spec!r}: {program} is not executable{hint}")
     elif shutil.which(program, path=bot_environment().get("PATH")) is None:
+        if Path(program).is_dir():
+            raise BotCommandError(f"AI {spec!r}: {program} is a folder, not a program")
         if Path(program).exists():
             raise BotCommandError(f"AI {spec!r}: to run a file in this folder, write ./{program}")
         raise BotCommandError(f"AI {spec!r}: no program {program!r} on PATH")

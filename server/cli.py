@@ -11,13 +11,15 @@ from __future__ import annotations
 import sys
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from server.errors import EXIT_BAD_INPUT, InputError
+from server.paths import output_file, output_folder
 from server.say import err_console, error_line, out_console
 
 if TYPE_CHECKING:
@@ -36,6 +38,17 @@ HELP = {
                 "default)",
 }
 RULE_NOTE = " [default: {}; stored, and kept on --resume]"
+# Which files of a folder are bots (the rule of server.tournament.entries).
+FOLDER_HELP = ("each executable file and each *.py file, except names starting with _ and "
+               "*.py modules the others import that have no #! line or __main__ block")
+
+
+def refuse(message: object) -> NoReturn:
+    """Bad input, in every command: one line on stderr naming the problem (an
+    exception told by ``server.errors.reason``), and exit status 2."""
+    err_console().print(error_line(message))
+    raise SystemExit(EXIT_BAD_INPUT)
+
 
 app = typer.Typer(
     add_completion=False,
@@ -85,8 +98,7 @@ def fans(
                          parse_tile(win), self_drawn)
         result = score(wh)
     except (TileError, HandError) as exc:
-        console.print(error_line(exc))
-        raise typer.Exit(2) from None
+        refuse(exc)
     table = Table(title=f"{hand} + {win}{' (self-drawn)' if self_drawn else ''}")
     table.add_column("fan")
     table.add_column("English")
@@ -134,8 +146,7 @@ def simulate(
         with progress:
             summary = run(specs, hands, seed, on_hand=on_hand)
     except BotSpecError as exc:
-        console.print(error_line(exc))
-        raise typer.Exit(2) from None
+        refuse(exc)
     for i, p in enumerate(summary.players):
         if p.crashes:
             console.print(f"P{i + 1} ({p.bot}) raised an exception in {p.crashes} hand(s) and "
@@ -203,21 +214,17 @@ def match(
 
     from server.bots import BotCommandError, parse_command
 
-    err = err_console()
     if len(ais) != 4:
-        err.print(error_line(f"need exactly 4 AIs, got {len(ais)}"))
-        raise typer.Exit(2)
+        refuse(f"need exactly 4 AIs, got {len(ais)}")
     if on_fault not in ("autoplay", "end"):
-        err.print(error_line(f"--on-fault must be autoplay or end, not {on_fault!r}"))
-        raise typer.Exit(2)
+        refuse(f"--on-fault must be autoplay or end, not {on_fault!r}")
     from server.remote import RemoteSetupError, remote_options
 
     try:
         argvs = [[] if spec.startswith("tcp:") else parse_command(spec) for spec in ais]
         remote = remote_options(ais, listen, token or [])
     except (BotCommandError, RemoteSetupError) as exc:
-        err.print(error_line(exc))
-        raise typer.Exit(2) from None
+        refuse(exc)
     from server.sandbox import BotLimits, SandboxError
     from server.seats import Sandbox
 
@@ -226,14 +233,15 @@ def match(
     try:
         bot_sandbox.check()
     except SandboxError as exc:
-        err.print(error_line(exc))
-        raise typer.Exit(2) from None
+        refuse(exc)
+    if debug:
+        output_folder(log_dir, "--log-dir")
     if seed is None:
         seed = secrets.randbelow(2**31)
     from server.leftovers import stop_earlier_bots_and_say
     from server.match_cli import run_from_cli
 
-    stop_earlier_bots_and_say(err)
+    stop_earlier_bots_and_say(err_console())
 
     status = run_from_cli(ais, argvs, seed=seed, groups=groups, verbose=verbose,
                           log_dir=log_dir if debug else None, hard_limit=hard_limit,
@@ -267,19 +275,17 @@ def check_bot(
     from server.seats import Sandbox
     from server.table import TableOptions
 
-    err = err_console()
     try:
         argv = parse_command(cmd)
         bot_sandbox = Sandbox(BotLimits(mem_limit or None, cpu_limit or None,
                                         file_limit or None), sandbox)
         bot_sandbox.check()
     except (BotCommandError, SandboxError) as exc:
-        err.print(error_line(exc))
-        raise typer.Exit(2) from None
+        refuse(exc)
     configure_logging(False)  # the report says it all
     from server.leftovers import stop_earlier_bots_and_say
 
-    stop_earlier_bots_and_say(err)
+    stop_earlier_bots_and_say(err_console())
     report = trio.run(partial(run_check, argv, hands=hands, seed=seed,
                               options=TableOptions(hard_limit, join_limit),
                               sandbox=bot_sandbox))
@@ -314,10 +320,9 @@ def replay(
         from server.html_pages import write_hand_page
 
         try:
-            write_hand_page(hand, html_out)
+            write_hand_page(hand, output_file(html_out, "--html"))
         except HandFileError as exc:
-            err_console().print(error_line(exc))
-            raise typer.Exit(2) from None
+            refuse(exc)
         console.print(f"wrote {html_out}", markup=False)
         return
     glyphs = (console.is_terminal and (console.encoding or "").lower().startswith("utf")) \
@@ -325,8 +330,7 @@ def replay(
     try:
         print_replay(load_hand(hand), console, at, glyphs)
     except HandFileError as exc:
-        err_console().print(error_line(exc))
-        raise typer.Exit(2) from None
+        refuse(exc)
 
 
 @app.command()
@@ -354,17 +358,14 @@ def _replay_bot(hand: Path, seat: int | None, bot: str | None, console: Console)
     from server.bots import BotCommandError, parse_command
     from server.replay_bot import read_transcript, replay_to_bot
 
-    err = err_console()
     if seat is None or bot is None:
-        err.print(error_line("--seat and --bot go together"))
-        return 2
+        refuse("--seat and --bot go together")
     path = hand / f"seat{seat}.transcript"
     try:
         argv = parse_command(bot)
         transcript = read_transcript(path)
     except (BotCommandError, OSError, ValueError) as exc:
-        err.print(error_line(exc))
-        return 2
+        refuse(exc)
     result = trio.run(replay_to_bot, transcript, argv)
     table = Table(title=Text(f"{bot} as seat {seat} of {hand}"))
     for col in ("#", "after", "recorded", "bot", ""):
@@ -389,20 +390,20 @@ def report(
 ) -> None:
     """Write a match's HTML report: standings, running totals, scoresheet, hand pages."""
     from server.html_pages import write_match_report
+    from server.logs import unfinished
     from server.replay_cmd import HandFileError
 
-    err = err_console()
     if not (match_dir / "match.json").exists() or not (match_dir / "scoresheet.csv").exists():
-        err.print(error_line(f"{match_dir} is not a match folder (no match.json or "
-                             "scoresheet.csv)"))
-        raise typer.Exit(2)
+        refuse(f"{match_dir} is not a match folder (no match.json or scoresheet.csv)")
     try:
-        written = write_match_report(match_dir, html_out)
+        written = write_match_report(match_dir, output_file(html_out, "--html"))
     except (HandFileError, ValueError, KeyError) as exc:
-        err.print(error_line(exc))
-        raise typer.Exit(2) from None
-    Console(emoji=False).print(f"wrote {written[0]} and {len(written) - 1} hand page(s)",
-                               markup=False)
+        refuse(exc)
+    console = Console(emoji=False, soft_wrap=True)
+    for folder in sorted(p for p in match_dir.iterdir() if p.is_dir()):
+        if (why := unfinished(folder)) is not None:
+            console.print(f"note: {folder.name}: no page: {why}", markup=False)
+    console.print(f"wrote {written[0]} and {len(written) - 1} hand page(s)", markup=False)
 
 
 @app.command()
@@ -421,7 +422,8 @@ def thupc(
 def tournament(
     bots: Annotated[Path | None, typer.Argument(
         help="BOTS.toml ([[bot]] name, command; command \"tcp:NAME\": a remote bot) or a "
-        "folder of bots; not needed with --resume", show_default=False)] = None,
+        "folder of bots (" + FOLDER_HELP + "); not needed with --resume",
+        show_default=False)] = None,
     format: Annotated[str, typer.Option(
         "--format", help="swiss, round-robin or gauntlet")] = "swiss",
     rounds: Annotated[int | None, typer.Option(
@@ -458,13 +460,11 @@ def tournament(
 ) -> None:
     """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
     from server.tournament import FORMATS, EntriesError, default_jobs
-    from server.tournament.command import config_from_args
+    from server.tournament.command import config_from_args, say_folder
     from server.tournament.command import run as run_tournament
 
-    err = err_console()
     if format not in FORMATS:
-        err.print(error_line(f"--format must be one of {', '.join(FORMATS)}"))
-        raise typer.Exit(2)
+        refuse(f"--format must be one of {', '.join(FORMATS)}")
     try:
         config = config_from_args(bots, out, resume, listen, token or [], format=format,
                                   rounds=rounds, groups=groups, hands=hands,
@@ -473,11 +473,12 @@ def tournament(
                                   mem_limit=mem_limit, cpu_limit=cpu_limit,
                                   file_limit=file_limit, sandbox=sandbox, work_dir=work_dir)
     except EntriesError as exc:
-        err.print(error_line(exc))
-        raise typer.Exit(2) from None
+        refuse(exc)
+    if bots is not None and bots.is_dir():
+        say_folder(bots, err_console())
     from server.leftovers import stop_earlier_bots_and_say
 
-    stop_earlier_bots_and_say(err)  # a resume after a kill -9 included
+    stop_earlier_bots_and_say(err_console())  # a resume after a kill -9 included
     raise typer.Exit(run_tournament(config, resume))
 
 
@@ -507,16 +508,15 @@ def connect(
 
     err = err_console()
     try:
-        host, port = parse_listen(address)
+        host, port = parse_listen(address, "the server's address")
         check_name("--name", name)
         check_name("--token", token)
         argv = parse_command(cmd[0] if len(cmd) == 1 else shlex.join(cmd))
     except (BotCommandError, RemoteSetupError) as exc:
-        err.print(error_line(exc))
-        raise typer.Exit(2) from None
+        refuse(exc)
     from server.leftovers import stop_earlier_bots_and_say
 
-    stop_earlier_bots_and_say(err)
+    stop_earlier_bots_and_say(err_console())
     result = trio.run(bridge, host, port, name, token, argv, wait)
     err.print(f"connect: stopped after {result.hands} hand(s): {result.reason}", markup=False)
     raise typer.Exit(result.status)
@@ -529,7 +529,12 @@ def main() -> None:
              for c in app.registered_commands}
     if args and args[0] not in names and args[0] not in ("--help", "-h", "--version"):
         sys.argv.insert(1, "match")
-    app(prog_name="server")
+    try:
+        app(prog_name="server")
+    except InputError as exc:  # raised anywhere in a command: see server.errors
+        refuse(exc)
+    except OSError as exc:  # a path no check foresaw: still one line, not a traceback
+        refuse(exc)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import trio
 
 from protocol.framing import MAX_LINE, encode_line
+from server import errors
 from server.bots import ProcessPeer, start_bot, write_nowait
 
 BOT_JOIN_LIMIT = 60.0  # seconds for the local bot to say its first line
@@ -76,7 +77,7 @@ async def _connect(host: str, port: int, give_up_at: float) -> trio.SocketStream
             if isinstance(exc.__cause__, BaseExceptionGroup):  # trio's: one per address tried
                 cause = exc.__cause__.exceptions[-1]
             errno = cause.errno if isinstance(cause, OSError) else None
-            reason = os.strerror(errno) if errno else str(cause)
+            reason = os.strerror(errno) if errno else errors.reason(cause)
             if trio.current_time() + pause > give_up_at:
                 raise _Stop(f"cannot connect to {host}:{port} ({reason})", 1) from None
         await trio.sleep(pause)

@@ -9,12 +9,16 @@ Layout under ``<log-dir>/<match id>/``::
         events.jsonl        the deal, every engine event and input, timings and the result
         seatS.transcript    every line to (>) and from (<) seat S, with seconds since start
         seatS.stderr        seat S's stderr, capped
+        INCOMPLETE          only in the folder of a hand the match stopped during
+                            (Ctrl-C, SIGTERM): why; the folder has nothing else but
+                            the seats' stderr
 
 A match killed at any point keeps every hand that had finished.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -55,6 +59,26 @@ class ScoreRow:
                 *map(str, self.fines), faults]
 
 
+INCOMPLETE = "INCOMPLETE"
+STOPPED = ("an unfinished hand: the match stopped during it (Ctrl-C, SIGTERM or an error); "
+           "only the seats' stderr is kept")
+
+
+def unfinished(folder: Path) -> str | None:
+    """Why ``folder`` holds a hand that never ended, or None if it is not such a folder.
+
+    A folder with the seats' stderr but no events (a server killed outright
+    cannot leave an ``INCOMPLETE`` file) is one too.
+    """
+    try:
+        return (folder / INCOMPLETE).read_text(encoding="utf-8").strip() or STOPPED
+    except OSError:
+        pass
+    if not (folder / "events.jsonl").exists() and any(folder.glob("seat*.stderr")):
+        return STOPPED.replace("(Ctrl-C, SIGTERM or an error)", "(killed?)")
+    return None
+
+
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(text, encoding="utf-8")
@@ -66,6 +90,7 @@ class MatchFiles:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self._open_hand: Path | None = None  # made, and its row not yet written
         root.mkdir(parents=True, exist_ok=True)
         self._sheet = (root / "scoresheet.csv").open("w", newline="", encoding="utf-8")
         self._csv = csv.writer(self._sheet)
@@ -75,14 +100,21 @@ class MatchFiles:
     def hand_dir(self, number: int, game_id: str) -> Path:
         path = self.root / f"{number + 1:03d}-{game_id}"
         path.mkdir(parents=True, exist_ok=True)
+        self._open_hand = path
         return path
 
     def add_row(self, row: ScoreRow) -> None:
+        self._open_hand = None
         self._csv.writerow(row.cells())
         self._sheet.flush()
         os.fsync(self._sheet.fileno())
 
     def close(self, totals: Sequence[int]) -> None:
+        """The Total row; a hand folder the match stopped during gets ``INCOMPLETE``."""
+        if self._open_hand is not None:
+            with contextlib.suppress(OSError):  # the match's own error goes on unmasked
+                (self._open_hand / INCOMPLETE).write_text(STOPPED + "\n", encoding="utf-8")
+            self._open_hand = None
         if self._sheet.closed:
             return
         self._csv.writerow(["Total", "", *map(str, totals)])

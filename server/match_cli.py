@@ -14,7 +14,9 @@ import trio
 from rich.text import Text
 
 from server.console import MatchProgress, configure_logging, ranking_table
+from server.errors import reason
 from server.match import MatchConfig, MatchResult, players_from_args, run_match
+from server.paths import PathError
 from server.remote import RemoteOptions, RemoteSetupError, open_remote_seats
 from server.say import err_console, error_line, out_console
 from server.seats import ProcessLauncher, Sandbox
@@ -44,6 +46,9 @@ def _fresh_dir(parent: Path, name: str) -> Path:
             path.mkdir(parents=True)
         except FileExistsError:
             continue
+        except OSError as exc:  # checked before (server.paths), but the disk may differ now
+            raise PathError(f"--log-dir {parent}: cannot make the match folder "
+                            f"{path.name} ({reason(exc)})") from None
         return path
     raise AssertionError("unreachable")
 

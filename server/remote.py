@@ -46,6 +46,7 @@ import trio
 
 from protocol.framing import MAX_LINE, FramingError, decode_line, encode_line
 from protocol.messages import Join, MalformedLine, parse_from_ai
+from server import errors
 from server.bots import Peer, write_nowait
 from server.seats import Launcher, ProcessLauncher, SeatRequest
 
@@ -87,14 +88,15 @@ def check_name(what: str, text: str) -> str:
     return text
 
 
-def parse_listen(text: str) -> tuple[str, int]:
-    """``HOST:PORT``, ``[V6]:PORT``, or ``PORT`` alone (loopback)."""
+def parse_listen(text: str, what: str = "--listen") -> tuple[str, int]:
+    """``HOST:PORT``, ``[V6]:PORT``, or ``PORT`` alone (loopback); ``what`` names the
+    argument in the error."""
     host, sep, port = text.rpartition(":")
     if not sep:
         host = ""
     host = host.removeprefix("[").removesuffix("]") or "127.0.0.1"
     if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise RemoteSetupError(f"--listen {text!r}: give HOST:PORT (port 0..65535)")
+        raise RemoteSetupError(f"{what} {text!r}: give HOST:PORT (port 0..65535)")
     return host, int(port)
 
 
@@ -393,8 +395,8 @@ async def open_remote_seats(host: str, port: int, tokens: Mapping[str, str],
     try:
         listeners = await trio.open_tcp_listeners(port, host=host)
     except OSError as exc:
-        raise RemoteSetupError(f"cannot listen on {host}:{port}: "
-                               f"{os.strerror(exc.errno) if exc.errno else exc}") from None
+        why = os.strerror(exc.errno) if exc.errno else errors.reason(exc)
+        raise RemoteSetupError(f"cannot listen on {host}:{port}: {why}") from None
     seats.addresses = [tuple(listener.socket.getsockname()[:2]) for listener in listeners]
     async with trio.open_nursery() as handlers:
         async with trio.open_nursery() as acceptors:

@@ -19,6 +19,8 @@ from rich.text import Text
 from protocol.tiles import Tile
 from server.engine.legacy_log import LegacyLog, parse_legacy_log
 from server.engine.table_view import Snapshot, snapshots
+from server.errors import InputError, reason
+from server.logs import unfinished
 
 GLYPHS: tuple[str, ...] = tuple(
     [chr(0x1F007 + i) for i in range(9)]  # characters
@@ -29,7 +31,7 @@ GLYPHS: tuple[str, ...] = tuple(
 )
 
 
-class HandFileError(ValueError):
+class HandFileError(InputError):
     """A path that is not a readable hand record."""
 
 
@@ -65,6 +67,8 @@ def load_hand(path: Path) -> RecordedHand:
     """A hand folder or an original ``.log`` file."""
     if path.is_dir():
         game_log = path / "game.log"
+        if (why := unfinished(path)) is not None:
+            raise HandFileError(f"{path}: {why}")
         if not game_log.exists():
             raise HandFileError(f"{path}: no game.log (is this a hand folder?)")
         structured = read_jsonl(path / "events.jsonl") if (path / "events.jsonl").exists() \
@@ -81,7 +85,7 @@ def _parse(path: Path) -> LegacyLog:
     except UnicodeDecodeError:
         raise HandFileError(f"{path}: not a text file") from None
     except ValueError as exc:
-        raise HandFileError(f"{path}: {exc}") from None
+        raise HandFileError(f"{path}: {reason(exc)}") from None
 
 
 def tile_text(tile: Tile, glyphs: bool) -> str:

@@ -12,15 +12,19 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from server.errors import reason
+
 
 def error_line(message: object) -> Text:
     """``error: MESSAGE``, the word in red and the message exactly as it is.
 
     Messages quote what users typed and bots wrote (paths, names, lines), so
     they are never read as rich markup or emoji codes: ``[/x]`` would stop the
-    command with a MarkupError, and ``tcp:ghost:`` would turn into a ghost.
+    command with a MarkupError, and ``tcp:ghost:`` would turn into a ghost. An
+    exception is told by ``reason``: never an empty message.
     """
-    return Text.assemble(("error:", "red"), " ", str(message))
+    text = reason(message) if isinstance(message, BaseException) else str(message)
+    return Text.assemble(("error:", "red"), " ", text)
 
 
 def err_console() -> Console:

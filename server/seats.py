@@ -26,6 +26,7 @@ from typing import Protocol
 import trio
 
 from server.bots import Peer, start_bot
+from server.paths import output_folder
 from server.sandbox import (
     SANDBOXES,
     TAG_VARIABLE,
@@ -70,6 +71,8 @@ class Sandbox:
                                f"not {self.kind!r}")
         if self.kind == "bwrap":
             check_bwrap(self.limits)
+        if self.work_dir is not None:  # a PathError: a file, or not writable
+            output_folder(self.work_dir, "--work-dir")
 
 
 class ProcessLauncher:

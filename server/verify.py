@@ -43,7 +43,12 @@ from server.engine.legacy_log import (
     winning_hand,
 )
 from server.engine.record import event_json, legacy_log, replay_legacy
+from server.errors import reason
+from server.logs import unfinished
+from server.replay_cmd import HandFileError
 from server.table import fine_after_host
+
+MATCH_FILES = ("scoresheet.csv", "match.json")
 
 # The original server spells 单钓将 as 单调将.
 LEGACY_NAMES = {"单调将": "单钓将"}
@@ -87,7 +92,7 @@ def _inputs(rows: list[tuple[int, dict[str, Any]]], path: Path) -> list[Input]:
         try:
             message = parse_from_ai(row["line"]) if row.get("line") is not None else None
         except (MalformedLine, KeyError) as exc:
-            raise ValueError(f"{path}:{number}: bad input line ({exc})") from None
+            raise ValueError(f"{path}:{number}: bad input line ({reason(exc)})") from None
         inputs.append(Input(int(row["seat"]), message, str(row.get("fault", ""))))
     return inputs
 
@@ -98,20 +103,26 @@ def verify_hand(folder: Path, report: Report) -> dict[str, Any] | None:
     where = folder.name
     try:
         rows = _rows(events_path)
-        header = next(r for _, r in rows if r.get("type") == "hand")
-        result_row = next(r for _, r in rows if r.get("type") == "result")
+        header = next((r for _, r in rows if r.get("type") == "hand"), None)
+        result_row = next((r for _, r in rows if r.get("type") == "result"), None)
+        if header is None or result_row is None:
+            missing = "hand" if header is None else "result"
+            report.problems.append(f"{where}: events.jsonl has no {missing} line (the file "
+                                   f"is cut short after {len(rows)} line(s))")
+            return None
         wall = [parse_tile(code) for code in header["wall"]]
         first = int(header["first"])
         inputs = _inputs(rows, events_path)
         result_row = {**result_row, "_players": [int(x["player"]) for x in header["seats"]],
                       "_hard_limit_ms": header.get("hard_limit_ms")}
-    except (OSError, ValueError, KeyError, StopIteration, TileError, TypeError) as exc:
-        report.problems.append(f"{where}: cannot read events.jsonl ({exc or 'incomplete'})")
+    except (OSError, ValueError, KeyError, TileError, TypeError) as exc:
+        what = f"no field {exc}" if isinstance(exc, KeyError) else reason(exc)
+        report.problems.append(f"{where}: cannot read events.jsonl ({what})")
         return None
     try:
         hand = replay(wall, first, inputs)
     except EngineError as exc:
-        report.problems.append(f"{events_path}: the inputs do not replay: {exc}")
+        report.problems.append(f"{events_path}: the inputs do not replay: {reason(exc)}")
         return result_row
     # The structured events, line by line.
     recorded = [(n, r) for n, r in rows if r.get("type") == "event"]
@@ -204,7 +215,7 @@ def _check_game_log(folder: Path, hand: Hand, header: dict[str, Any], report: Re
     try:
         recorded_log = parse_legacy_log(text)
     except ValueError as exc:
-        report.problems.append(f"{path}: {exc}")
+        report.problems.append(f"{path}: {reason(exc)}")
         return
     expected = format_legacy_log(legacy_log(hand, recorded_log.ais, recorded_log.round,
                                             recorded_log.game))
@@ -216,6 +227,9 @@ def _check_game_log(folder: Path, hand: Hand, header: dict[str, Any], report: Re
 
 
 def verify_match(root: Path, report: Report) -> None:
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        if (why := unfinished(folder)) is not None:
+            report.notes.append(f"{folder.name}: not checked: {why}")
     hands = sorted(p for p in root.iterdir() if p.is_dir() and (p / "events.jsonl").exists())
     results = {p.name: verify_hand(p, report) for p in hands}
     sheet = root / "scoresheet.csv"
@@ -279,13 +293,15 @@ def verify_match(root: Path, report: Report) -> None:
 def verify_legacy(path: Path, report: Report) -> None:
     try:
         log = parse_legacy_log(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        report.problems.append(f"{path}: {exc}")
-        return
+    except UnicodeDecodeError:
+        raise HandFileError(f"{path}: not a text file, so not an original-format log") from None
+    except ValueError as exc:
+        raise HandFileError(f"{path}: not an original-format log ({reason(exc)})") from None
     try:
         hand = replay_legacy(log)
     except EngineError as exc:
-        report.problems.append(f"{path}: the engine does not accept the recorded play: {exc}")
+        report.problems.append(f"{path}: the engine does not accept the recorded play: "
+                               f"{reason(exc)}")
         return
     recorded = log.result
     result = hand.result
@@ -298,7 +314,7 @@ def verify_legacy(path: Path, report: Report) -> None:
         try:
             ours = score(winning_hand(log))
         except (ValueError, HandError) as exc:
-            report.problems.append(f"{path}: cannot score the recorded win: {exc}")
+            report.problems.append(f"{path}: cannot score the recorded win: {reason(exc)}")
             return
         theirs = {LEGACY_NAMES.get(name, name): v
                   for name, v in ((fan_name(n), v) for n, v in recorded.fans)}
@@ -314,13 +330,23 @@ def verify_legacy(path: Path, report: Report) -> None:
 
 
 def verify_path(path: Path) -> Report:
+    """Check a match folder, a hand folder or an original ``.log``.
+
+    A path that is none of them (or a hand that never ended) cannot be checked
+    at all: that is a ``HandFileError``, bad input, not a disagreement.
+    """
     report = Report()
+    if path.is_dir() and (why := unfinished(path)) is not None:
+        raise HandFileError(f"{path}: {why}")
     if path.is_dir() and (path / "events.jsonl").exists():
         verify_hand(path, report)
-    elif path.is_dir():
+    elif path.is_dir() and any((path / name).exists() for name in MATCH_FILES):
         verify_match(path, report)
+    elif path.is_dir():
+        raise HandFileError(f"{path}: not a match folder (no {' or '.join(MATCH_FILES)}) "
+                            "nor a hand folder (no events.jsonl)")
     elif path.exists():
         verify_legacy(path, report)
     else:
-        report.problems.append(f"{path}: no such file or folder")
+        raise HandFileError(f"{path}: no such file or folder")
     return report

@@ -591,6 +591,19 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_hands(
     assert sheet[-1][0] == "Total"
     for hand_dir in hand_dirs(folder)[: len(rows)]:
         assert hand_records(hand_dir)["result"]["result"] == "draw"
+    # The hand it stopped during is marked, and the tools say what it is in one line.
+    (unfinished,) = hand_dirs(folder)[len(rows):]
+    assert (unfinished / "INCOMPLETE").read_text().startswith("an unfinished hand")
+    for command in ("replay", "verify"):
+        run = run_server(command, str(unfinished))
+        assert run.returncode == 2
+        assert run.stderr.count("\n") == 1 and "an unfinished hand" in run.stderr, run.stderr
+    run = run_server("verify", str(folder))
+    assert run.returncode == 0, run.stdout
+    assert f"note: {unfinished.name}: not checked: an unfinished hand" in run.stdout
+    run = run_server("report", str(folder), "--html", str(tmp_path / "report.html"))
+    assert run.returncode == 0, run.stderr
+    assert f"note: {unfinished.name}: no page: an unfinished hand" in run.stdout
 
 
 # --- a student's bot outside the repository ------------------------------------------------

@@ -176,6 +176,16 @@ def test_report_refuses_a_folder_that_is_not_a_match(tmp_path: Path) -> None:
     assert run.returncode == 2 and "not a match folder" in run.stderr
 
 
+def test_verify_of_events_cut_at_a_line_boundary_says_what_is_missing(copy_of: Path) -> None:
+    events = hands(copy_of)[0] / "events.jsonl"
+    lines = events.read_text().splitlines(keepends=True)
+    events.write_text("".join(lines[:-1]))  # the result line is gone, the rest is whole
+    run = server("verify", str(events.parent))
+    assert run.returncode == 1
+    assert "events.jsonl has no result line" in run.stdout
+    assert "()" not in run.stdout
+
+
 def test_verify_recomputes_fines_from_the_recorded_answer_times(copy_of: Path) -> None:
     events = hands(copy_of)[4] / "events.jsonl"
     rows = events.read_text().splitlines()

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from server.errors import reason
 from server.say import PIPE_WIDTH, err_console, error_line, fault_line, last_line, out_console
 
 
@@ -62,3 +63,14 @@ def test_a_fault_line_names_where_who_why_and_the_bots_last_stderr_line() -> Non
         "the log folder)"
     assert fault_line("hand 1", "P0", "no-join: no connection", None, None) == \
         "hand 1: P0 faulted: no-join: no connection"  # a remote seat: no stderr here
+@pytest.mark.parametrize(("exc", "text"), [
+    (StopIteration(), "StopIteration"),
+    (ValueError(""), "ValueError"),
+    (KeyError("wall"), "'wall'"),
+    (NotADirectoryError(20, "Not a directory", "logs/x"), "logs/x: Not a directory"),
+    (ValueError("first\nsecond"), "first; second"),
+])
+def test_an_exception_is_told_in_one_line_and_never_as_an_empty_message(
+        exc: BaseException, text: str) -> None:
+    assert reason(exc) == text
+    assert error_line(exc).plain == f"error: {text}"

@@ -293,10 +293,16 @@ def test_gauntlet_and_round_robin_from_a_folder_of_bots(tmp_path: Path) -> None:
     folder.mkdir()
     for name in ("ann", "bob", "cid", "dee", "eve"):
         (folder / f"{name}.py").write_text((ROOT / "tests/bots/drawbot.py").read_text())
+    (folder / "__init__.py").write_text("")
+    (folder / "framework.py").write_text("def helper():\n    return 1\n")
+    (folder / "eve.py").write_text("import framework\n" + (folder / "eve.py").read_text())
     out = tmp_path / "g"
     done = run_to_end(str(folder), "--format", "gauntlet", "--hero", "cid", "--rounds", "1",
                       "--hands", "1", "--out", str(out), timeout=60)
     assert done.returncode == 0, done.stderr[-3000:]
+    assert f"5 bots in {folder}: ann (ann.py), bob (bob.py)" in done.stderr
+    assert f"not bots in {folder}: __init__.py (the name starts with _); framework.py (a " \
+        "module eve.py imports, not a program)" in " ".join(done.stderr.split())
     tables = json.loads((out / "standings.json").read_text())["tables"]
     assert [t["players"][0] for t in tables] == ["cid", "cid"]
     assert sorted(p for t in tables for p in t["players"][1:]) == \
@@ -308,6 +314,33 @@ def test_gauntlet_and_round_robin_from_a_folder_of_bots(tmp_path: Path) -> None:
     standings = json.loads((out / "standings.json").read_text())
     assert len(standings["tables"]) == 2 * 2  # ceil(4 / 3) rounds of two tables
     assert {s["bot"] for s in standings["standings"]} == {"ann", "bob", "cid", "dee", "eve"}
+
+
+def test_sigterm_stops_a_tournament_saying_so_and_resume_finishes_it(tmp_path: Path) -> None:
+    lines = []
+    for name in ("ann", "bob", "cid", "dee"):  # a hand lasts about a second
+        lines += ["[[bot]]", f'name = "{name}"',
+                  f'command = ["{PY}", "{ROOT}/tests/bots/slow.py", "--delay", "0.03"]']
+    bots = tmp_path / "bots.toml"
+    bots.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    mark = uuid.uuid4().hex
+    proc = server(str(bots), "--rounds", "1", "--hands", "8", "--out", str(out), mark=mark)
+    try:
+        deadline = time.monotonic() + 60
+        while not list(out.glob("matches/*/002-*")) and time.monotonic() < deadline:
+            time.sleep(0.05)  # the second hand has started: a table is playing
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+        wait_gone(mark)
+    assert proc.returncode == 143, err[-3000:]
+    assert "terminated (SIGTERM)" in err and "--resume" in err
+    done = run_to_end("--resume", "--out", str(out), timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert len(json.loads((out / "standings.json").read_text())["tables"]) == 1
 
 
 def rules_bots(folder: Path, marker: str) -> Path:

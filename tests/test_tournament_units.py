@@ -18,7 +18,7 @@ from server.engine.simulate import InProcessBot, play_hand, resolve_bot
 from server.seats import Sandbox
 from server.table import TableOptions
 from server.tournament.command import rules_from, standings_table
-from server.tournament.entries import EntriesError, fill_in, load_entries
+from server.tournament.entries import EntriesError, fill_in, load_entries, scan_folder
 from server.tournament.runner import rules_meta
 from server.tournament.schedule import (
     gauntlet,
@@ -261,6 +261,31 @@ def test_bots_file_and_folder(tmp_path: Path) -> None:
     toml.write_text(toml.read_text().replace('"b"', '"a"'))
     with pytest.raises(EntriesError, match="must differ"):
         load_entries(toml)
+
+
+def test_a_folder_takes_programs_and_passes_over_the_modules_they_share(tmp_path: Path) -> None:
+    files = {
+        "__init__.py": "",
+        "_helpers.py": "print('join')\n",
+        "framework.py": "def run(bot):\n    pass\n",  # imported below: a module
+        "alice.py": "from bots.framework import run\nif __name__ == '__main__':\n    run(1)\n",
+        "bob.py": "import framework as fw\nprint('join')\n",  # a plain script: a bot
+        "carol.py": "#!/usr/bin/env python3\nprint('join')\n",
+        "tools.py": "#!/usr/bin/env python3\n",  # imported, but it runs as a program
+        "dan.py": "from tools import x\n",
+        "notes.txt": "not a bot\n",
+        "erin": "#!/bin/sh\n",  # not executable
+    }
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    bots, skipped = scan_folder(folder)
+    assert [e.name for e in bots] == ["alice", "bob", "carol", "dan", "tools"]
+    assert skipped == [("__init__.py", "the name starts with _"),
+                       ("_helpers.py", "the name starts with _"),
+                       ("erin", "not executable (chmod +x?)"),
+                       ("framework.py", "a module alice.py imports, not a program")]
 
 
 def test_rules_are_given_or_stored_and_a_resume_keeps_them(tmp_path: Path) -> None:

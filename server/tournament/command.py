@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import signal
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import trio
@@ -15,17 +16,21 @@ from rich.text import Text
 
 from server.console import configure_logging
 from server.match import HandSummary
+from server.paths import output_folder
 from server.remote import RemoteOptions, RemoteSetupError, remote_options
 from server.sandbox import BotLimits, SandboxError
 from server.say import err_console, error_line, fault_line, out_console
 from server.seats import Sandbox
 from server.table import TableOptions
-from server.tournament.entries import EntriesError, load_entries
+from server.tournament.entries import EntriesError, load_entries, scan_folder
 from server.tournament.report import write_reports
 from server.tournament.runner import Runner, TournamentConfig, rules_meta
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standing, Standings, standings
 from server.tournament.store import Entry, Store, StoreError
+
+DB_NAME = "tournament.sqlite"
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a match
 
 
 def remote_for(entries: Sequence[Entry], listen: str | None, token_pairs: Sequence[str],
@@ -100,13 +105,13 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
     console = err_console()
     configure_logging(False)
     config.out.mkdir(parents=True, exist_ok=True)
-    db = config.out / "tournament.sqlite"
+    db = config.out / DB_NAME
     if db.exists() and not resume:
         console.print(error_line(f"{db} exists: add --resume to go on with it, "
                                  "or choose another --out"))
         return 2
     if resume and not db.exists():
-        console.print(error_line(f"nothing to resume: no {db}"))
+        console.print(error_line(nothing_to_resume(config.out)))
         return 2
     store = Store(db)
     try:
@@ -154,7 +159,7 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
             if live is not None:
                 live.start()
                 live.update(view())
-            trio.run(runner.run)
+            terminated = trio.run(until_sigterm, runner.run)
         except BaseExceptionGroup as group:  # Ctrl-C while tables play
             if group.subgroup(KeyboardInterrupt) is None:
                 raise
@@ -163,6 +168,10 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
             if live is not None:
                 live.stop()
         st = write_all(config, store)
+        if terminated:
+            console.print("terminated (SIGTERM): every bot was stopped; finished tables are "
+                          "kept; go on with --resume", markup=False)
+            return EXIT_TERMINATED
         if quiet:
             return 0
         out = out_console()
@@ -189,6 +198,46 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
         store.close()
 
 
+async def until_sigterm(play: Callable[[], Awaitable[None]]) -> bool:
+    """Run ``play``; SIGTERM (kill, a batch system's time limit) cancels it as cleanly
+    as Ctrl-C does. True when it did.
+
+    An error of ``play`` reaches the caller as itself, not inside the
+    exception group of the nursery that holds the signal's watcher.
+    """
+    terminated = False
+    try:
+        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+
+                async def watch() -> None:
+                    nonlocal terminated
+                    async for _ in signals:
+                        terminated = True
+                        nursery.cancel_scope.cancel()
+
+                nursery.start_soon(watch)
+                await play()
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
+    return terminated
+
+
+def say_folder(folder: Path, console: Console) -> None:
+    """Which files of a folder of bots were taken, and which were passed over and why."""
+    bots, skipped = scan_folder(folder)
+    console.print(f"{len(bots)} bots in {folder}: "
+                  + ", ".join(f"{e.name} ({Path(e.command[-1]).name})" for e in bots),
+                  markup=False, emoji=False)
+    if skipped:
+        console.print(f"not bots in {folder}: "
+                      + "; ".join(f"{name} ({why})" for name, why in skipped),
+                      markup=False, emoji=False)
+
+
 def say_listening(console: Console, runner: Runner, remote: RemoteOptions | None) -> None:
     """Where remote bots connect, and the tokens that were made up (as ``match`` does)."""
     if runner.remote is None or remote is None:
@@ -208,10 +257,13 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
     ``listen`` and ``tokens`` (``NAME=SECRET``) are never stored: a resumed
     tournament with remote bots needs them again.
     """
-    db = out / "tournament.sqlite"
+    db = out / DB_NAME
+    if resume and not db.exists():
+        raise EntriesError(nothing_to_resume(out))
     if bots is None:
-        if not (resume and db.exists()):
-            raise EntriesError("give BOTS (a bots file or folder), or --resume with --out DIR")
+        if not resume:
+            raise EntriesError("give BOTS (a bots file or folder), or --resume to go on with "
+                               f"the tournament in --out ({out})")
         store = Store(db)
         try:
             meta, entries = store.meta(), [e for e in store.entries() if not e.fill_in]
@@ -238,12 +290,23 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
     if rounds is None:
         rounds = default_rounds(fmt, len(entries))
     options, sandbox = rules_from(settings, None)
+    if not resume:  # last: a command refused for another reason leaves no folder behind
+        output_folder(out, "--out")
     return TournamentConfig(tuple(entries), fmt, int(str(settings["seed"])), int(str(rounds)),
                             out, groups=int(str(settings["groups"])),
                             hands=None if settings.get("hands") is None
                             else int(str(settings["hands"])),
                             jobs=int(str(settings["jobs"])), hero=hero, remote=remote,
                             options=options, sandbox=sandbox)
+
+
+def nothing_to_resume(out: Path) -> str:
+    """Why ``--resume --out OUT`` finds no tournament to go on with."""
+    if not out.exists():
+        return f"--resume: {out} does not exist, so it holds no tournament to go on with"
+    if not out.is_dir():
+        return f"--resume: --out {out} is a file, not a tournament's folder"
+    return f"--resume: {out} holds no tournament (no {DB_NAME} in it)"
 
 
 # The options that set the rules of every table, as they are stored (``rules_meta``).

@@ -12,19 +12,29 @@ the bot connects to the tournament's listener (``server connect ... --name
 NAME``). NAME follows the protocol's rules (no spaces) and no two entries
 share one.
 
-A folder holds one bot per file: each executable file, and each ``*.py`` file
-(run with this Python), named after the file's stem.
+A folder holds one bot per file, named after the file's stem (as ``server
+tournament --help`` and the README say):
+each executable file, and each ``*.py`` file (run with this Python), except
+
+* names that start with ``_`` or ``.`` (``__init__.py``, ``_helpers.py``);
+* a ``*.py`` file that another ``*.py`` file in the folder imports and that
+  cannot run as a program (no ``#!`` line, no ``if __name__ == "__main__":``
+  block): a module the bots share, like the sample AIs' ``framework.py``.
+
+``scan_folder`` also says which files it passed over and why, for the console.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 import tomllib
 from pathlib import Path
 
 from server.bots import BotCommandError, parse_command
+from server.errors import reason
 from server.remote import PREFIX, RemoteSetupError, check_name
 from server.tournament.store import Entry
 
@@ -42,6 +52,9 @@ def fill_in(k: int) -> Entry:
 
 
 def load_entries(path: Path) -> list[Entry]:
+    if not path.exists():
+        raise EntriesError(f"{path}: no such file or folder (BOTS is a bots file or a folder "
+                           "of bots)")
     entries = _from_folder(path) if path.is_dir() else _from_toml(path)
     names = [e.name for e in entries]
     dupes = sorted({n for n in names if names.count(n) > 1})
@@ -56,8 +69,11 @@ def _from_toml(path: Path) -> list[Entry]:
     base = path.parent
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise EntriesError(f"{path}: not a text file (BOTS is a TOML file or a folder of "
+                           "bots)") from None
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise EntriesError(f"{path}: {exc}") from None
+        raise EntriesError(f"{path}: {reason(exc)}") from None
     out = []
     for i, item in enumerate(data.get("bot", [])):
         name, command = item.get("name"), item.get("command")
@@ -74,7 +90,7 @@ def _from_toml(path: Path) -> list[Entry]:
         try:
             argv = parse_command(_rebase(command, base))
         except BotCommandError as exc:
-            raise EntriesError(f"{path}: bot {name!r}: {exc}") from None
+            raise EntriesError(f"{path}: bot {name!r}: {reason(exc)}") from None
         out.append(Entry(name, tuple(argv)))
     seen: dict[str, str] = {}
     for entry in out:
@@ -96,7 +112,7 @@ def _remote(path: Path, name: str, command: str) -> str:
     try:
         check_name(f"bot {name!r}: {PREFIX}NAME", words[0][len(PREFIX):])
     except RemoteSetupError as exc:
-        raise EntriesError(f"{path}: {exc}") from None
+        raise EntriesError(f"{path}: {reason(exc)}") from None
     return words[0]
 
 
@@ -113,13 +129,60 @@ def _rebase(command: str, base: Path) -> str:
     return shlex.join(out)
 
 
-def _from_folder(folder: Path) -> list[Entry]:
-    out = []
-    for f in sorted(folder.iterdir()):
-        if not f.is_file() or f.name.startswith("."):
+# The names an import statement mentions: ``import a.b as c, d`` and ``from .a.b import c``.
+_IMPORT = re.compile(r"^\s*(?:from\s+([.\w]+)\s+import\s+\(?([\w\s,]+)|import\s+([\w.,\s]+))",
+                     re.MULTILINE)
+_MAIN = re.compile(r"""^if\s+__name__\s*==\s*['"]__main__['"]\s*:""", re.MULTILINE)
+
+
+def _source(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _imported_names(source: str) -> set[str]:
+    names: set[str] = set()
+    for module, items, plain in _IMPORT.findall(source):
+        for part in (module, items, plain):
+            names.update(w for w in re.split(r"[\s,.]+", part) if w and w != "as")
+    return names
+
+
+def _runs_as_program(source: str) -> bool:
+    return source.startswith("#!") or _MAIN.search(source) is not None
+
+
+def scan_folder(folder: Path) -> tuple[list[Entry], list[tuple[str, str]]]:
+    """The bots in ``folder`` (the rule above), and the files passed over with why.
+
+    Files that are plainly no program (``notes.txt``, ``bot.cpp``) are not listed.
+    """
+    files = sorted(f for f in folder.iterdir() if f.is_file() and not f.name.startswith("."))
+    sources = {f: _source(f) for f in files if f.suffix == ".py"}
+    bots: list[Entry] = []
+    skipped: list[tuple[str, str]] = []
+    for f in files:
+        is_py, executable = f.suffix == ".py", os.access(f, os.X_OK)
+        if not (is_py or executable):
+            if not f.suffix:
+                skipped.append((f.name, "not executable (chmod +x?)"))
             continue
-        if f.suffix == ".py":
-            out.append(Entry(f.stem, (sys.executable, str(f.resolve()))))
-        elif os.access(f, os.X_OK):
-            out.append(Entry(f.stem, (str(f.resolve()),)))
-    return out
+        if f.name.startswith("_"):
+            skipped.append((f.name, "the name starts with _"))
+            continue
+        if is_py and not _runs_as_program(sources[f]):
+            importers = sorted((g.name for g, text in sources.items()
+                                if g != f and f.stem in _imported_names(text)),
+                               key=lambda name: (name.startswith("_"), name))
+            if importers:
+                skipped.append((f.name, f"a module {importers[0]} imports, not a program"))
+                continue
+        command = (sys.executable, str(f.resolve())) if is_py else (str(f.resolve()),)
+        bots.append(Entry(f.stem, command))
+    return bots, skipped
+
+
+def _from_folder(folder: Path) -> list[Entry]:
+    return scan_folder(folder)[0]

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.errors import InputError, reason
 from server.remote import remote_name
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import HandRow, TableResult
@@ -64,7 +65,7 @@ def _four(players: list[int]) -> tuple[int, int, int, int]:
     return a, b, c, d
 
 
-class StoreError(Exception):
+class StoreError(InputError):
     """A tournament file that does not match what was asked (resume with other bots...)."""
 
 
@@ -95,10 +96,13 @@ class PlayerResult:
 class Store:
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.db = sqlite3.connect(path, isolation_level=None)  # explicit transactions
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None)  # explicit transactions
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: not a tournament's file ({reason(exc)})") from None
 
     def close(self) -> None:
         self.db.close()
