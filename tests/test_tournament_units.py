@@ -263,6 +263,26 @@ def test_bots_file_and_folder(tmp_path: Path) -> None:
         load_entries(toml)
 
 
+def test_a_bots_files_relative_paths_are_stored_absolute_so_resume_works_from_anywhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python3 alice/bot.py`` read with the bots file in the current folder names the
+    same program when the tournament is resumed from another folder."""
+    (tmp_path / "alice").mkdir()
+    (tmp_path / "alice" / "bot.py").write_text("print('join')\n")
+    (tmp_path / "bob.py").write_text("print('join')\n")
+    toml = tmp_path / "BOTS.toml"
+    toml.write_text('[[bot]]\nname = "alice"\ncommand = "python3 alice/bot.py"\n'
+                    '[[bot]]\nname = "bob"\ncommand = "python3 -u bob.py --seed 1"\n')
+    monkeypatch.chdir(tmp_path)
+    here = load_entries(Path("BOTS.toml"))
+    assert [e.command[1:] for e in here] == [
+        (str(tmp_path / "alice" / "bot.py"),), ("-u", str(tmp_path / "bob.py"), "--seed", "1")]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert load_entries(Path("../BOTS.toml")) == here
+
+
 def test_a_folder_takes_programs_and_passes_over_the_modules_they_share(tmp_path: Path) -> None:
     files = {
         "__init__.py": "",

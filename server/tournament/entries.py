@@ -117,14 +117,21 @@ def _remote(path: Path, name: str, command: str) -> str:
 
 
 def _rebase(command: str, base: Path) -> str:
-    """Paths in the command that exist beside the bots file, not here, made to point there."""
+    """The command with its relative paths made absolute: as seen from here if they exist
+    here, else from beside the bots file.
+
+    Stored absolute, an entry runs the same program whichever folder the
+    tournament is resumed from.
+    """
     words = shlex.split(command)
     out = []
     for word in words:
         path = Path(word)
-        if ("/" in word or word.endswith(".py")) and not path.is_absolute() \
-                and not path.exists() and (base / path).exists():
-            word = str(base / path)
+        if ("/" in word or word.endswith(".py")) and not path.is_absolute():
+            if path.exists():
+                word = str(path.resolve())
+            elif (base / path).exists():
+                word = str((base / path).resolve())
         out.append(word)
     return shlex.join(out)
 
