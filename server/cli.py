@@ -137,7 +137,7 @@ def simulate(
         raise typer.Exit(2) from None
     for i, p in enumerate(summary.players):
         if p.crashes:
-            console.print(f"P{i + 1} ({p.bot}) raised an exception in {p.crashes} hand(s) and "
+            console.print(f"P{i} ({p.bot}) raised an exception in {p.crashes} hand(s) and "
                           "was played by the server from there; the first time:\n"
                           + p.first_error.rstrip(), markup=False, highlight=False)
     if json_out:
@@ -159,7 +159,7 @@ def print_simulation(summary: Summary, seed: int) -> None:
     for col in [*columns, "crashed"] if crashes else columns:
         table.add_column(col, justify="left" if col in ("player", "bot") else "right")
     for i, p in enumerate(summary.players):
-        row: list[str | Text] = [f"P{i + 1}", Text(p.bot), str(p.points),
+        row: list[str | Text] = [f"P{i}", Text(p.bot), str(p.points),
                f"{p.points / played:+.2f}" if played else "-", str(p.wins), str(p.illegal)]
         table.add_row(*row, *([str(p.crashes)] if crashes else []))
     out = out_console()
