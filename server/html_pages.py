@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from scoring.fans import fan_named
 from server.engine.table_view import Snapshot, snapshots
 from server.replay_cmd import RecordedHand, load_hand
 
@@ -40,7 +41,7 @@ table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: .
 td.num { text-align: right; }
 """
 
-_HAND_SCRIPT = """
+_HAND_SCRIPT = r"""
 const data = JSON.parse(document.getElementById('hand-data').textContent);
 const slider = document.getElementById('step');
 slider.max = data.steps.length - 1;
@@ -59,6 +60,7 @@ function render(i) {
   const s = data.steps[i];
   slider.value = i;
   document.getElementById('stepno').textContent = i + ' / ' + (data.steps.length - 1);
+  document.getElementById('steplink').href = '#step=' + i;
   document.getElementById('note').textContent = s.note + (s.event ? '  [' + s.event + ']' : '');
   document.getElementById('wall').textContent = s.wall;
   for (let seat = 0; seat < 4; seat++) {
@@ -80,7 +82,17 @@ function render(i) {
       i === data.steps.length - 1 ? 'block' : 'none';
 }
 let current = 0;
-function go(i) { current = Math.max(0, Math.min(data.steps.length - 1, i)); render(current); }
+// The address says the step (#step=N), so a step can be linked to and reloaded.
+function fromHash() {
+  const m = /^#step=(\d+)$/.exec(location.hash);
+  return m ? parseInt(m[1], 10) : 0;
+}
+function go(i) {
+  current = Math.max(0, Math.min(data.steps.length - 1, i));
+  render(current);
+  if (location.hash !== '#step=' + current) history.replaceState(null, '', '#step=' + current);
+}
+window.addEventListener('hashchange', () => go(fromHash()));
 document.getElementById('first').onclick = () => go(0);
 document.getElementById('prev').onclick = () => go(current - 1);
 document.getElementById('next').onclick = () => go(current + 1);
@@ -92,7 +104,7 @@ document.addEventListener('keydown', (e) => {
   else if (e.key === 'Home') go(0);
   else if (e.key === 'End') go(data.steps.length - 1);
 });
-go(0);
+go(fromHash());
 """
 
 
@@ -118,6 +130,11 @@ def _seat_labels(hand: RecordedHand) -> list[str]:
     return labels
 
 
+def _english(name: str) -> str:
+    fan = fan_named(name)
+    return fan.english if fan else ""
+
+
 def _result_html(hand: RecordedHand) -> str:
     log = hand.log
     parts = ["<h2>Result</h2>"]
@@ -127,10 +144,13 @@ def _result_html(hand: RecordedHand) -> str:
         how = "self-drawn" if log.result.how == "tsumo" else f"on seat {log.result.source}'s tile"
         parts.append(f"<p class='winner'>Winner: seat {log.result.winner} ({how}), "
                      f"{log.result.score} fan</p>")
-        rows = "".join(f"<tr><td>{html.escape(n)}</td><td class='num'>{v}</td></tr>"
-                       for n, v in log.result.fans)
-        parts.append(f"<table class='fans'><tr><th>fan</th><th>points</th></tr>{rows}"
-                     f"<tr><th>total</th><th class='num'>{log.result.score}</th></tr></table>")
+        # The English name too: a server often has no CJK font, and shows boxes.
+        rows = "".join(f"<tr><td lang='zh'>{html.escape(n)}</td>"
+                       f"<td>{html.escape(_english(n))}</td>"
+                       f"<td class='num'>{v}</td></tr>" for n, v in log.result.fans)
+        parts.append("<table class='fans'><tr><th>fan</th><th>in English</th><th>value (fan)"
+                     f"</th></tr>{rows}<tr><th>total</th><th></th>"
+                     f"<th class='num'>{log.result.score}</th></tr></table>")
     res = hand.result
     if res.get("deltas") is not None:
         cells = "".join(f"<td class='num'>{d:+d}</td>" for d in res["deltas"])
@@ -166,7 +186,8 @@ def hand_page(hand: RecordedHand) -> str:
 <button id="first" title="Home">« first</button><button id="prev" title="Left arrow">‹ prev</button>
 <input type="range" id="step" min="0" value="0">
 <button id="next" title="Right arrow">next ›</button><button id="last" title="End">last »</button>
-<span>step <span id="stepno"></span> · wall <span id="wall"></span></span>
+<span>step <span id="stepno"></span> · wall <span id="wall"></span>
+· <a id="steplink" href="#step=0" title="A link to this step">link</a></span>
 </div>
 <div class="note" id="note"></div>
 {seats}

@@ -23,7 +23,7 @@ from typing import Any
 
 from protocol.messages import MalformedLine, parse_from_ai
 from protocol.tiles import TileError, parse_tile
-from scoring.fans import HandError, score
+from scoring.fans import LEGACY_NAMES, HandError, score
 from server.engine.hand import EngineError, Hand, Input, replay
 from server.engine.legacy_log import (
     fan_name,
@@ -33,9 +33,6 @@ from server.engine.legacy_log import (
 )
 from server.engine.record import event_json, legacy_log, replay_legacy
 from server.table import fine_after_host
-
-# The original server spells 单钓将 as 单调将.
-LEGACY_NAMES = {"单调将": "单钓将"}
 
 
 @dataclass(slots=True)
