@@ -17,7 +17,7 @@ from scoring.fans import fan_named
 from server.engine.table_view import Snapshot, snapshots
 from server.replay_cmd import RecordedHand, load_hand
 
-_STYLE = """
+STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; background: #f6f5ef; color: #222; }
 h1 { font-size: 1.3em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
 .controls { display: flex; gap: .5em; align-items: center; margin: 1em 0; }
@@ -37,8 +37,24 @@ h1 { font-size: 1.3em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
 .meld { display: inline-block; margin-right: .8em; padding: 1px 3px; background: #e8e4d4;
         border-radius: 4px; }
 .note { font-size: 1.05em; margin: .5em 0; }
-table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: .2em .5em; }
-td.num { text-align: right; }
+table { border-collapse: collapse; background: #fff; }
+td, th { border: 1px solid #ccc; padding: .2em .5em; }
+th { background: #e8e4d4; font-weight: 600; } td.num, th.num { text-align: right; }
+a { color: #1a5276; }
+"""
+
+
+def page(title: str, body: str) -> str:
+    """A self-contained page with the reports' look: ``title`` is plain text, ``body`` HTML.
+
+    The hand pages, the match report and the tournament report all use it.
+    """
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>{STYLE}</style></head><body>
+<h1>{html.escape(title)}</h1>
+{body}
+</body></html>
 """
 
 _HAND_SCRIPT = r"""
@@ -178,11 +194,7 @@ def hand_page(hand: RecordedHand) -> str:
         f"</div><div class='row'>discards: <span class='river'></span></div></div>"
         for s, label in enumerate(_seat_labels(hand)))
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>{_STYLE}</style></head><body>
-<h1>{html.escape(title)}</h1>
-<div class="controls">
+    return page(title, f"""<div class="controls">
 <button id="first" title="Home">« first</button><button id="prev" title="Left arrow">‹ prev</button>
 <input type="range" id="step" min="0" value="0">
 <button id="next" title="Right arrow">next ›</button><button id="last" title="End">last »</button>
@@ -193,9 +205,7 @@ def hand_page(hand: RecordedHand) -> str:
 {seats}
 <div id="result" style="display:none">{_result_html(hand)}</div>
 <script type="application/json" id="hand-data">{payload}</script>
-<script>{_HAND_SCRIPT}</script>
-</body></html>
-"""
+<script>{_HAND_SCRIPT}</script>""")
 
 
 def _chart(series: list[list[int]], names: list[str]) -> str:
@@ -259,19 +269,14 @@ def match_page(root: Path, hand_links: dict[str, str]) -> str:
         sheet_rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     state = "completed" if summary.get("completed") else "not completed"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Match seed {summary.get('seed')}</title>
-<style>{_STYLE}</style></head><body>
-<h1>Match seed {summary.get('seed')}: {summary.get('hands_played')} hands, {state}</h1>
-<h2>Standings</h2>
+    title = f"Match seed {summary.get('seed')}: {summary.get('hands_played')} hands, {state}"
+    return page(title, f"""<h2>Standings</h2>
 <table class="standings"><tr><th>rank</th><th>player</th><th>AI</th><th>points</th>
 <th>fines</th><th>faults</th></tr>{standings}</table>
 <h2>Running totals</h2>
 {_chart(running, names)}
 <h2>Scoresheet</h2>
-<table class="scoresheet"><tr>{head}</tr>{''.join(sheet_rows)}</table>
-</body></html>
-"""
+<table class="scoresheet"><tr>{head}</tr>{''.join(sheet_rows)}</table>""")
 
 
 def write_hand_page(path: Path, out: Path) -> None:
