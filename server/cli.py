@@ -78,7 +78,23 @@ def fans(
     batch: Annotated[bool, typer.Option(
         "--batch", help="Read JSON lines on stdin, write JSON lines")] = False,
 ) -> None:
-    """Score a winning hand under the default ruleset's fan table."""
+    """Score a winning hand under the default ruleset's fan table.
+
+    One hand: --hand, --win, and --melds and --self-drawn if needed.
+
+    --batch reads a JSON object a line on stdin and writes a JSON line for each, in order:
+
+    \b
+    in:  {"hand": ["7T", "8T", "9T", "W"], "melds": [["chi", "1M"], ["peng", "9S"], ["chi", "4T"]], "win": "W"}
+    out: {"total": 1, "fans": [["单钓将", 1]]}
+
+    "hand": the concealed tiles before the win (tile codes); "win": the winning
+    tile; "melds" (optional): [kind, tile] pairs, kind chi (tile: the lowest of
+    the run), peng, gang (exposed) or agang (concealed); "self_drawn" (optional):
+    true or false. The answer's "fans" are [name, value] pairs, by the fan
+    table's Chinese names (--hand shows the English ones too). A line that
+    cannot be scored gets {"error": "why"}.
+    """  # noqa: E501
     from protocol.tiles import TileError, parse_tile, parse_tiles
     from scoring.fans import HandError, WinningHand, score
     from server.fans_cmd import describe, parse_melds_text, score_batch
@@ -149,7 +165,7 @@ def simulate(
         refuse(exc)
     for i, p in enumerate(summary.players):
         if p.crashes:
-            console.print(f"P{i + 1} ({p.bot}) raised an exception in {p.crashes} hand(s) and "
+            console.print(f"P{i} ({p.bot}) raised an exception in {p.crashes} hand(s) and "
                           "was played by the server from there; the first time:\n"
                           + p.first_error.rstrip(), markup=False, highlight=False)
     if json_out:
@@ -171,7 +187,7 @@ def print_simulation(summary: Summary, seed: int) -> None:
     for col in [*columns, "crashed"] if crashes else columns:
         table.add_column(col, justify="left" if col in ("player", "bot") else "right")
     for i, p in enumerate(summary.players):
-        row: list[str | Text] = [f"P{i + 1}", Text(p.bot), str(p.points),
+        row: list[str | Text] = [f"P{i}", Text(p.bot), str(p.points),
                f"{p.points / played:+.2f}" if played else "-", str(p.wins), str(p.illegal)]
         table.add_row(*row, *([str(p.crashes)] if crashes else []))
     out = out_console()

@@ -1,9 +1,11 @@
-"""What a person sees: structlog's account with -v, else a progress bar and a table."""
+"""What a person sees: the readable account with -v, else a progress bar and a table."""
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -11,22 +13,58 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
+from structlog.typing import EventDict
 
+from server.account import account_line
 from server.say import fault_line
 
 if TYPE_CHECKING:
     from server.match import HandSummary, MatchResult
 
 
-def configure_logging(verbose: bool) -> None:
-    """-v: every line and decision on stderr; otherwise warnings only go to the bar."""
-    level = logging.DEBUG if verbose else logging.CRITICAL
+class _JsonLines:
+    """A processor that appends each event to a file as one JSON line."""
+
+    def __init__(self, path: Path) -> None:
+        # Open for as long as this logging configuration, so the rest of the process;
+        # line-buffered: whatever stops the match, the events so far are on disk.
+        self.file = path.open("a", encoding="utf-8", buffering=1)
+
+    def __call__(self, _: Any, __: str, event: EventDict) -> EventDict:
+        self.file.write(json.dumps(event, default=str, ensure_ascii=False) + "\n")
+        return event
+
+
+def _account(_: Any, __: str, event: EventDict) -> str:
+    """The console's line for an event (``server.account``), or drop it."""
+    line = account_line(event)
+    if line is None:
+        raise structlog.DropEvent
+    return line
+
+
+def _drop(_: Any, __: str, event: EventDict) -> str:
+    raise structlog.DropEvent
+
+
+def configure_logging(verbose: bool, events: Path | None = None) -> None:
+    """-v: the readable account on stderr; ``events``: every event as JSON lines.
+
+    Without -v the table's debug events (every line sent and received) are
+    dropped by the logger before any processor runs, so they cost one no-op
+    call each. ``events``, a file in the match folder, gets them too with -v,
+    else the info events (fines, faults, hands).
+    """
+    level = logging.DEBUG if verbose else logging.INFO if events else logging.CRITICAL
+    processors: list[Any] = [
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=False),
+    ]
+    if events is not None:
+        processors.append(_JsonLines(events))
+    processors.append(_account if verbose else _drop)
     structlog.configure(
-        processors=[
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="%H:%M:%S.%f", utc=False),
-            structlog.dev.ConsoleRenderer(colors=sys.stderr.isatty()),
-        ],
+        processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(level),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,

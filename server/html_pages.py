@@ -13,10 +13,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from scoring.fans import fan_named
 from server.engine.table_view import Snapshot, snapshots
 from server.replay_cmd import RecordedHand, load_hand
 
-_STYLE = """
+STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; background: #f6f5ef; color: #222; }
 h1 { font-size: 1.3em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
 .controls { display: flex; gap: .5em; align-items: center; margin: 1em 0; }
@@ -36,11 +37,27 @@ h1 { font-size: 1.3em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
 .meld { display: inline-block; margin-right: .8em; padding: 1px 3px; background: #e8e4d4;
         border-radius: 4px; }
 .note { font-size: 1.05em; margin: .5em 0; }
-table { border-collapse: collapse; } td, th { border: 1px solid #ccc; padding: .2em .5em; }
-td.num { text-align: right; }
+table { border-collapse: collapse; background: #fff; }
+td, th { border: 1px solid #ccc; padding: .2em .5em; }
+th { background: #e8e4d4; font-weight: 600; } td.num, th.num { text-align: right; }
+a { color: #1a5276; }
 """
 
-_HAND_SCRIPT = """
+
+def page(title: str, body: str) -> str:
+    """A self-contained page with the reports' look: ``title`` is plain text, ``body`` HTML.
+
+    The hand pages, the match report and the tournament report all use it.
+    """
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>{STYLE}</style></head><body>
+<h1>{html.escape(title)}</h1>
+{body}
+</body></html>
+"""
+
+_HAND_SCRIPT = r"""
 const data = JSON.parse(document.getElementById('hand-data').textContent);
 const slider = document.getElementById('step');
 slider.max = data.steps.length - 1;
@@ -59,6 +76,7 @@ function render(i) {
   const s = data.steps[i];
   slider.value = i;
   document.getElementById('stepno').textContent = i + ' / ' + (data.steps.length - 1);
+  document.getElementById('steplink').href = '#step=' + i;
   document.getElementById('note').textContent = s.note + (s.event ? '  [' + s.event + ']' : '');
   document.getElementById('wall').textContent = s.wall;
   for (let seat = 0; seat < 4; seat++) {
@@ -80,7 +98,17 @@ function render(i) {
       i === data.steps.length - 1 ? 'block' : 'none';
 }
 let current = 0;
-function go(i) { current = Math.max(0, Math.min(data.steps.length - 1, i)); render(current); }
+// The address says the step (#step=N), so a step can be linked to and reloaded.
+function fromHash() {
+  const m = /^#step=(\d+)$/.exec(location.hash);
+  return m ? parseInt(m[1], 10) : 0;
+}
+function go(i) {
+  current = Math.max(0, Math.min(data.steps.length - 1, i));
+  render(current);
+  if (location.hash !== '#step=' + current) history.replaceState(null, '', '#step=' + current);
+}
+window.addEventListener('hashchange', () => go(fromHash()));
 document.getElementById('first').onclick = () => go(0);
 document.getElementById('prev').onclick = () => go(current - 1);
 document.getElementById('next').onclick = () => go(current + 1);
@@ -92,7 +120,7 @@ document.addEventListener('keydown', (e) => {
   else if (e.key === 'Home') go(0);
   else if (e.key === 'End') go(data.steps.length - 1);
 });
-go(0);
+go(fromHash());
 """
 
 
@@ -118,6 +146,11 @@ def _seat_labels(hand: RecordedHand) -> list[str]:
     return labels
 
 
+def _english(name: str) -> str:
+    fan = fan_named(name)
+    return fan.english if fan else ""
+
+
 def _result_html(hand: RecordedHand) -> str:
     log = hand.log
     parts = ["<h2>Result</h2>"]
@@ -127,10 +160,13 @@ def _result_html(hand: RecordedHand) -> str:
         how = "self-drawn" if log.result.how == "tsumo" else f"on seat {log.result.source}'s tile"
         parts.append(f"<p class='winner'>Winner: seat {log.result.winner} ({how}), "
                      f"{log.result.score} fan</p>")
-        rows = "".join(f"<tr><td>{html.escape(n)}</td><td class='num'>{v}</td></tr>"
-                       for n, v in log.result.fans)
-        parts.append(f"<table class='fans'><tr><th>fan</th><th>points</th></tr>{rows}"
-                     f"<tr><th>total</th><th class='num'>{log.result.score}</th></tr></table>")
+        # The English name too: a server often has no CJK font, and shows boxes.
+        rows = "".join(f"<tr><td lang='zh'>{html.escape(n)}</td>"
+                       f"<td>{html.escape(_english(n))}</td>"
+                       f"<td class='num'>{v}</td></tr>" for n, v in log.result.fans)
+        parts.append("<table class='fans'><tr><th>fan</th><th>in English</th><th>value (fan)"
+                     f"</th></tr>{rows}<tr><th>total</th><th></th>"
+                     f"<th class='num'>{log.result.score}</th></tr></table>")
     res = hand.result
     if res.get("deltas") is not None:
         cells = "".join(f"<td class='num'>{d:+d}</td>" for d in res["deltas"])
@@ -158,23 +194,18 @@ def hand_page(hand: RecordedHand) -> str:
         f"</div><div class='row'>discards: <span class='river'></span></div></div>"
         for s, label in enumerate(_seat_labels(hand)))
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>{_STYLE}</style></head><body>
-<h1>{html.escape(title)}</h1>
-<div class="controls">
+    return page(title, f"""<div class="controls">
 <button id="first" title="Home">« first</button><button id="prev" title="Left arrow">‹ prev</button>
 <input type="range" id="step" min="0" value="0">
 <button id="next" title="Right arrow">next ›</button><button id="last" title="End">last »</button>
-<span>step <span id="stepno"></span> · wall <span id="wall"></span></span>
+<span>step <span id="stepno"></span> · wall <span id="wall"></span>
+· <a id="steplink" href="#step=0" title="A link to this step">link</a></span>
 </div>
 <div class="note" id="note"></div>
 {seats}
 <div id="result" style="display:none">{_result_html(hand)}</div>
 <script type="application/json" id="hand-data">{payload}</script>
-<script>{_HAND_SCRIPT}</script>
-</body></html>
-"""
+<script>{_HAND_SCRIPT}</script>""")
 
 
 def _chart(series: list[list[int]], names: list[str]) -> str:
@@ -238,19 +269,14 @@ def match_page(root: Path, hand_links: dict[str, str]) -> str:
         sheet_rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     state = "completed" if summary.get("completed") else "not completed"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Match seed {summary.get('seed')}</title>
-<style>{_STYLE}</style></head><body>
-<h1>Match seed {summary.get('seed')}: {summary.get('hands_played')} hands, {state}</h1>
-<h2>Standings</h2>
+    title = f"Match seed {summary.get('seed')}: {summary.get('hands_played')} hands, {state}"
+    return page(title, f"""<h2>Standings</h2>
 <table class="standings"><tr><th>rank</th><th>player</th><th>AI</th><th>points</th>
 <th>fines</th><th>faults</th></tr>{standings}</table>
 <h2>Running totals</h2>
 {_chart(running, names)}
 <h2>Scoresheet</h2>
-<table class="scoresheet"><tr>{head}</tr>{''.join(sheet_rows)}</table>
-</body></html>
-"""
+<table class="scoresheet"><tr>{head}</tr>{''.join(sheet_rows)}</table>""")
 
 
 def write_hand_page(path: Path, out: Path) -> None:

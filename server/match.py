@@ -143,7 +143,8 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
     d = deal(plan.seed, plan.deal_index)
     engine = Hand(d.wall, d.first)
     hand_log = log.bind(hand=plan.number + 1, group=plan.group + 1, round=plan.round + 1,
-                        deal=plan.deal_index + 1, game_id=gid)
+                        deal=plan.deal_index + 1, game_id=gid, players=tuple(plan.seats))
+    hand_log.info("hand_start")
     peers: list[Peer] = []
     aborted = False
     start = time.perf_counter()

@@ -27,6 +27,7 @@ EXIT_NOT_COMPLETED = 1
 EXIT_BAD_SETUP = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
 EXIT_TERMINATED = 143  # 128 + SIGTERM
+EVENTS_FILE = "server-events.jsonl"  # the match's structured log events, in its folder
 
 
 def _is_interrupt(exc: BaseException) -> bool:
@@ -57,13 +58,14 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                  verbose: bool, log_dir: Path | None, hard_limit: float, join_limit: float,
                  on_fault: str, announce: bool,
                  remote: RemoteOptions | None = None, sandbox: Sandbox | None = None) -> int:
-    configure_logging(verbose)
     console = err_console()
     match_id = f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
     root = None
     if log_dir is not None:
         root = _fresh_dir(log_dir, match_id)
         match_id = root.name
+    # The structured events go to the match folder; the console gets the account (-v).
+    configure_logging(verbose, root / EVENTS_FILE if root is not None else None)
     config = MatchConfig(players_from_args(specs, argvs), seed, groups, root,
                          TableOptions(hard_limit, join_limit, announce), on_fault,
                          launcher=ProcessLauncher(sandbox))

@@ -65,6 +65,7 @@ from server.engine.hand import (
 
 MAX_UNSOLICITED = 1000  # stray lines a seat may send in one hand before it is faulted
 MAX_TRANSCRIPT = 20_000  # lines kept per seat per hand
+CLAIMS = frozenset({"peng", "gang", "chi", "qgang"})  # engine events logged as "claim"
 
 
 class Eof(Enum):
@@ -242,6 +243,7 @@ class _Table:
         self.pids: list[int | None] = [getattr(getattr(p, "process", None), "pid", None)
                                        for p in peers]
         self.clock_at_prompt: list[tuple[float, float] | None] = [None] * SEATS
+        self._events_seen = 0  # engine events already looked at for claims to log
 
     # --- helpers ----------------------------------------------------------------
 
@@ -307,6 +309,7 @@ class _Table:
         out, so that ``engine.waiting`` still describes the batch being written;
         its autoplay may queue more lines, written by the next round of the loop.
         """
+        self._log_claims()
         while batch := self.engine.drain():
             by_seat: list[list[str]] = [[] for _ in range(SEATS)]
             for seat, message in batch:
@@ -322,6 +325,16 @@ class _Table:
                     failed.append(seat)
             for seat in failed:
                 self.fault(seat, "closed-input")
+
+    def _log_claims(self) -> None:
+        """Log each claim the engine resolved since the last call."""
+        events = self.engine.events
+        for i in range(self._events_seen, len(events)):
+            event = events[i]
+            if event.kind in CLAIMS and event.tile is not None:
+                self.log.debug("claim", seat=event.seat, kind=event.kind,
+                               tile=event.tile.code, source=event.source)
+        self._events_seen = len(events)
 
     async def _write(self, seat: int, lines: list[str]) -> bool:
         """Write one seat's lines; start its clock if it is now prompted."""
@@ -369,10 +382,11 @@ class _Table:
                     self.fault(seat, f"no-join: {reason}" if reason else "no-join")
 
     def _message(self, seat: int, item: str | FramingError | Eof, at: float,
-                 stray: bool = False) -> tuple[str, FromAI] | None:
+                 stray: bool = False, ms: float | None = None) -> tuple[str, FromAI] | None:
         """The line a seat sent and its message, or None once it is dealt with.
 
-        Logs the line; a closed stream, a bad line or a line that is no message
+        Logs the line (with ``ms``, its time since the seat's prompt, when it
+        came after one); a closed stream, a bad line or a line that is no message
         faults the seat; a blank line (or any line, when ``stray``) is chatter.
         """
         if seat in self.out.faults:
@@ -386,7 +400,7 @@ class _Table:
             return None
         assert isinstance(item, str)
         self._note(seat, "<", item, at)
-        self.log.debug("recv", seat=seat, line=item)
+        self.log.debug("recv", seat=seat, line=item, ms=ms)
         if stray or item == "":  # a blank line is chatter, not a message
             self._unsolicited(seat, item, "blank line" if item == "" else "not asked")
             return None
@@ -452,11 +466,12 @@ class _Table:
 
     def _on_line(self, seat: int, item: str | FramingError | Eof, stamp: Stamp) -> None:
         at = stamp.at
-        got = self._message(seat, item, at)
+        prompt = self.prompt_at[seat]
+        since = None if prompt is None or stamp.seq < prompt.seq else (at - prompt.at) * 1000
+        got = self._message(seat, item, at, ms=None if since is None else round(since, 1))
         if got is None:
             return
         item, message = got
-        prompt = self.prompt_at[seat]
         expect = self.engine.waiting.get(seat)
         if expect is None or prompt is None or stamp.seq < prompt.seq:
             self._unsolicited(seat, item, "not asked" if expect is None or prompt is None

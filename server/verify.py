@@ -26,7 +26,7 @@ from typing import Any
 
 from protocol.messages import MalformedLine, parse_from_ai
 from protocol.tiles import TileError, parse_tile
-from scoring.fans import HandError, score
+from scoring.fans import LEGACY_NAMES, HandError, score
 from server.engine.hand import (
     FAULT_LIMIT_MS,
     TIME_LIMIT_MS,
@@ -49,9 +49,6 @@ from server.replay_cmd import HandFileError
 from server.table import fine_after_host
 
 MATCH_FILES = ("scoresheet.csv", "match.json")
-
-# The original server spells 单钓将 as 单调将.
-LEGACY_NAMES = {"单调将": "单钓将"}
 
 
 @dataclass(slots=True)

@@ -135,3 +135,30 @@ def test_fans_batch_answers_every_line_in_order():
 def test_fans_batch_refuses_other_options():
     result = run_fans("--batch", "--win", "E")
     assert result.returncode == 2
+
+
+def _documented_example(text: str) -> tuple[str, str]:
+    """The (input, output) pair of the batch example in a piece of documentation."""
+    lines = text.splitlines()
+    (i,) = [n for n, x in enumerate(lines) if '{"hand": ["7T"' in x]
+    line_in = lines[i][lines[i].index("{"):]
+    line_in = line_in[: line_in.rindex("}") + 1]
+    line_out = lines[i + 1].strip().removeprefix("out:").strip()
+    return line_in, line_out
+
+
+@pytest.mark.parametrize("where", ["help", "README"])
+def test_the_batch_format_is_documented_with_an_example_that_works(where: str) -> None:
+    from pathlib import Path
+
+    if where == "help":
+        helped = run_fans("--help")
+        assert helped.returncode == 0
+        text = helped.stdout
+        assert '"self_drawn"' in text and "agang" in text
+    else:
+        text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    line_in, line_out = _documented_example(text)
+    done = run_fans("--batch", stdin=line_in + "\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == line_out + "\n"

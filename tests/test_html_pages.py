@@ -48,6 +48,45 @@ def test_hand_page_steps_forward_and_back_and_ends_on_the_recorded_win(tmp_path:
     assert (tmp_path / "hand.png").stat().st_size > 0
 
 
+def _legacy_page(tmp_path: Path) -> Path:
+    out = tmp_path / "hand.html"
+    subprocess.run([*SERVER, "replay", str(_legacy("f95b3edc.mahjong.log")), "--html", str(out)],
+                   check=True, capture_output=True)
+    return out
+
+
+def test_hand_page_opens_at_the_step_in_its_address_and_follows_the_steps(
+        tmp_path: Path) -> None:
+    out = _legacy_page(tmp_path)
+    with open_page(out.as_uri() + "#step=5") as (page, errors):
+        assert page.text_content("#stepno").startswith("5 / ")
+        page.click("#next")
+        assert page.url.endswith("#step=6")
+        assert page.get_attribute("#steplink", "href") == "#step=6"
+        page.reload()
+        assert page.text_content("#stepno").startswith("6 / ")
+        page.goto(out.as_uri() + "#step=2")  # a link within the page: hashchange
+        assert page.text_content("#stepno").startswith("2 / ")
+        page.goto(out.as_uri() + "#step=99999")
+        page.reload()
+        last = int(page.text_content("#stepno").split(" / ")[1])
+        assert page.text_content("#stepno") == f"{last} / {last}"
+        assert page.url.endswith(f"#step={last}")
+        assert errors == []
+
+
+def test_hand_page_names_each_fan_in_english_and_heads_its_value_fan(tmp_path: Path) -> None:
+    out = _legacy_page(tmp_path)
+    with open_page(out.as_uri()) as (page, errors):
+        page.click("#last")
+        headers = page.locator("#result table.fans tr").first.inner_text().split("\t")
+        assert [h.strip() for h in headers] == ["fan", "in English", "value (fan)"]
+        rows = [r.split("\t") for r in page.locator("#result table.fans tr").all_inner_texts()]
+        assert ["断幺", "All Simples"] in [[c.strip() for c in r[:2]] for r in rows]
+        assert all(r[1].strip() for r in rows[1:-1])  # every fan has its English name
+        assert errors == []
+
+
 def test_match_report_shows_standings_chart_and_links_every_hand(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     bots = ["sample_ai/greedy.py", "sample_ai/random_bot.py"] * 2

@@ -514,3 +514,23 @@ def test_shanten_variants_match_shanten() -> None:
             counts[t] += 1
             assert got == shanten(counts, n_melds)
             counts[t] -= 1
+
+
+GUIDE = Path(__file__).resolve().parents[1] / "sample_ai" / "README.md"
+
+
+def test_the_guide_says_int_tile_indexes_counts_and_it_does() -> None:
+    assert "`self.table.counts()[int(tile)]`" in GUIDE.read_text(encoding="utf-8")
+    bot = GreedyBot(1)
+    for line in ["id 0", "first 1", "init 1M 1M 9M 1S 9T 9T 9T E E B B B Z"]:
+        bot.receive(parse_to_ai(line))
+    counts = bot.table.counts()
+    assert all(counts[int(tile)] == bot.table.hand.count(tile) for tile in Tile)
+    assert [counts[int(t)] for t in (Tile.M1, Tile.T9, Tile.EAST, Tile.WHITE)] == [2, 3, 2, 3]
+
+
+def test_the_guide_suggests_verbose_on_a_short_match_only() -> None:
+    commands = [line for line in GUIDE.read_text(encoding="utf-8").splitlines()
+                if line.startswith("server ") and " -v" in line]
+    assert commands
+    assert all("--groups 1" in line for line in commands), commands

@@ -55,8 +55,9 @@ def test_json_output_has_exactly_the_keys_the_issue_specifies() -> None:
     assert list(summary["wins"]) == ["self_drawn", "discard", "robbed_kong"]
     assert summary["draws"] + sum(summary["wins"].values()) == 8
     assert [p["bot"] for p in summary["players"]] == ["random", "random", "greedy", "greedy"]
+    assert [p["player"] for p in summary["players"]] == ["P0", "P1", "P2", "P3"]  # as a match
     for player in summary["players"]:
-        assert list(player) == ["bot", "points", "wins", "illegal"]
+        assert list(player) == ["player", "bot", "points", "wins", "illegal"]
         assert all(isinstance(player[k], int) for k in ("points", "wins", "illegal"))
     assert sum(p["wins"] for p in summary["players"]) == sum(summary["wins"].values())
     assert sum(p["points"] for p in summary["players"]) == 0
@@ -149,7 +150,7 @@ def test_the_command_names_the_bot_that_raised_and_shows_its_traceback() -> None
     done = run_cli("--bots", "tests.sim_bots:Crasher,random,random,random", "--hands", "3",
                    "--seed", "2")
     assert done.returncode == 0, done.stderr
-    assert "P1 (tests.sim_bots:Crasher) raised an exception in 3 hand(s)" in \
+    assert "P0 (tests.sim_bots:Crasher) raised an exception in 3 hand(s)" in \
         " ".join(done.stderr.split())
     assert "ZeroDivisionError: the bug of a student's bot" in done.stderr
     assert "crashed" in done.stdout  # a column of the table, shown only when needed
@@ -264,3 +265,12 @@ def test_a_bad_bot_spec_exits_2_with_one_clear_line(
     assert done.stdout == ""
     (line,) = done.stderr.splitlines()
     assert line.startswith("error: ") and message.format(folder=tmp_path) in line
+
+
+def test_players_are_named_p0_to_p3_as_in_a_match() -> None:
+    """The table, like a match's, names the players by argument order from P0."""
+    done = run_cli("--bots", BOTS, "--hands", "4", "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    rows = [line.split() for line in done.stdout.splitlines()]
+    names = [row[1] for row in rows if len(row) > 2 and row[1].startswith("P")]
+    assert names == ["P0", "P1", "P2", "P3"], done.stdout

@@ -234,8 +234,9 @@ class Summary:
             "draws": self.draws,
             "wins": self.wins,
             "players": [
-                {"bot": p.bot, "points": p.points, "wins": p.wins, "illegal": p.illegal}
-                for p in self.players
+                {"player": f"P{i}", "bot": p.bot, "points": p.points, "wins": p.wins,
+                 "illegal": p.illegal}
+                for i, p in enumerate(self.players)
             ],
         }
 

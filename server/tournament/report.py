@@ -15,7 +15,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from server.html_pages import write_match_report
+from server.html_pages import page, write_match_report
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standing, Standings
 from server.tournament.store import Entry
@@ -23,6 +23,11 @@ from server.tournament.store import Entry
 COLUMNS = ("rank", "bot", "tables", "hands", "points", "per_hand", "ci_low", "ci_high",
            "duplicate", "rating", "mu", "sigma", "wins", "draws", "fines", "faults",
            "host_stalls")
+# The standings' headers on the page (the CSV and JSON keep the keys above).
+HEADERS = {
+    "per_hand": "points per hand", "ci_low": "95% CI low", "ci_high": "95% CI high",
+    "duplicate": "duplicate score", "host_stalls": "host stalls",
+}
 COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#117a65", "#a04000",
            "#2e4053", "#d4ac0d", "#cb4335", "#5dade2", "#58d68d")
 
@@ -119,9 +124,12 @@ def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan]
               meta: dict[str, str], links: dict[tuple[int, int], str], host_stalls: int) -> str:
     names = [e.name for e in entries]
     esc = html.escape
-    head = "".join(f"<th>{esc(c)}</th>" for c in COLUMNS)
+    head = "".join(f"<th{'' if c == 'bot' else ' class=num'}>{esc(HEADERS.get(c, c))}</th>"
+                   for c in COLUMNS)
     body = "".join(
-        "<tr>" + "".join(f"<td>{esc('' if v is None else str(v))}</td>" for v in row_values(s))
+        "<tr>" + "".join(f"<td{'' if c == 'bot' else ' class=num'}>"
+                         f"{esc('' if v is None else str(v))}</td>"
+                         for c, v in zip(COLUMNS, row_values(s), strict=True))
         + "</tr>" for s in standings.rows)
     order = [s.entry for s in standings.rows]
     h2h_head = "".join(f"<th>{esc(names[e])}</th>" for e in order)
@@ -130,7 +138,7 @@ def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan]
         cells = []
         for b in order:
             w, d, lo = standings.head_to_head.get((a, b), (0, 0, 0))
-            cells.append("<td>-</td>" if a == b else f"<td>{w}-{d}-{lo}</td>")
+            cells.append("<td class=num>-</td>" if a == b else f"<td class=num>{w}-{d}-{lo}</td>")
         h2h_rows.append(f"<tr><th>{esc(names[a])}</th>{''.join(cells)}</tr>")
     rounds: dict[int, list[str]] = {}
     for p in plans:
@@ -141,19 +149,12 @@ def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan]
         rounds.setdefault(p.round, []).append(f"<li>{cell}: {who}</li>")
     tables = "".join(f"<h3 id='round-{r}'>Round {r}</h3><ul>{''.join(items)}</ul>"
                      for r, items in sorted(rounds.items()))
-    title = f"Tournament ({esc(meta.get('format', ''))}, seed {esc(meta.get('seed', ''))})"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>
-body {{ font-family: sans-serif; margin: 1.5em; }}
-table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 2px 6px; }}
-td {{ text-align: right; }} td:nth-child(2) {{ text-align: left; }}
-</style></head><body>
-<h1>{title}</h1>
-<p>{len(plans)} tables; host stalls (answers not fined because the host was late): {host_stalls}.
-Per hand: mean points per hand and its 95% confidence interval. Duplicate: points per hand
-against the others who played the same deals from the same seats. Rating: OpenSkill
-(Plackett-Luce) mu - 3 sigma. Head to head: tables ahead-level-behind.</p>
+    title = f"Tournament ({meta.get('format', '')}, seed {meta.get('seed', '')})"
+    return page(title, f"""<p>{len(plans)} tables; host stalls (answers not fined because
+the host was late): {host_stalls}. Points per hand: the mean, with its 95% confidence
+interval. Duplicate score: points per hand against the others who played the same
+deals from the same seats. Rating: OpenSkill (Plackett-Luce) mu - 3 sigma.
+Head to head: tables ahead-level-behind.</p>
 <h2>Standings</h2>
 <table class="standings"><tr>{head}</tr>{body}</table>
 <h2>Rating after each round</h2>
@@ -161,9 +162,7 @@ against the others who played the same deals from the same seats. Rating: OpenSk
 <h2>Head to head</h2>
 <table class="h2h"><tr><th></th>{h2h_head}</tr>{''.join(h2h_rows)}</table>
 <h2>Tables</h2>
-{tables}
-</body></html>
-"""
+{tables}""")
 
 
 def write_reports(out: Path, standings: Standings, entries: list[Entry],
