@@ -71,6 +71,15 @@ def configure_logging(verbose: bool, events: Path | None = None) -> None:
     )
 
 
+def say_faults(console: Console, summary: HandSummary, result: MatchResult) -> None:
+    """A line for each fault of a hand: who, where, why, and the end of the bot's stderr."""
+    for player, cause in summary.faults:
+        name = result.config.players[player].name
+        console.print(fault_line(f"hand {summary.plan.number + 1}", f"player {player} ({name})",
+                                 cause, *summary.stderr.get(player, (None, None))),
+                      markup=False, emoji=False, highlight=False)
+
+
 class MatchProgress:
     """A progress bar over the hands, with a line for each fault above it."""
 
@@ -91,12 +100,7 @@ class MatchProgress:
         self.progress.stop()
 
     def hand_done(self, summary: HandSummary, result: MatchResult) -> None:
-        for player, cause in summary.faults:
-            name = result.config.players[player].name
-            self.console.print(fault_line(f"hand {summary.plan.number + 1}",
-                                          f"player {player} ({name})", cause,
-                                          *summary.stderr.get(player, (None, None))),
-                               markup=False, emoji=False, highlight=False)
+        say_faults(self.console, summary, result)
         leader = result.ranking()[0]
         self.progress.update(self.task, advance=1,
                              status=f"leader P{leader} {result.totals[leader].points:+d}")

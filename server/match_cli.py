@@ -7,13 +7,14 @@ import itertools
 import signal
 import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 import structlog
 import trio
 from rich.text import Text
 
-from server.console import MatchProgress, configure_logging, ranking_table
+from server.console import MatchProgress, configure_logging, ranking_table, say_faults
 from server.errors import reason
 from server.match import MatchConfig, MatchResult, players_from_args, run_match
 from server.paths import PathError
@@ -93,8 +94,8 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
         await play_all(config)
 
     async def play_all(config: MatchConfig) -> None:
-        if verbose:
-            holder.append(await run_match(config, log=log))
+        if verbose:  # the account tells the rest; the fault lines are said all the same
+            holder.append(await run_match(config, partial(say_faults, console), log=log))
             return
         with MatchProgress(groups * 16, console) as progress:
             holder.append(await run_match(config, progress.hand_done, log=log))

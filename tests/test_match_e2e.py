@@ -700,12 +700,15 @@ def test_a_fault_line_names_the_player_hand_cause_and_the_bots_last_stderr_line(
             f"exit status 1; its stderr ends: {crashed} (all of it in {crash})" in lines
 
 
+@pytest.mark.parametrize("verbose", [[], ["-v"]], ids=["quiet", "verbose"])
 def test_without_a_log_folder_the_fault_line_says_the_stderr_was_not_kept(
-        tmp_path: Path) -> None:
+        tmp_path: Path, verbose: list[str]) -> None:
+    """With ``-v`` too: the account tells the fault, and the fault line says why."""
     bot = student_bot(tmp_path / "student", text="#!/usr/bin/env python3\nimport no_such_module\n")
-    proc = run_server(str(bot), DRAWBOT, DRAWBOT, DRAWBOT, "--seed", "5", "--groups", "1")
+    proc = run_server(str(bot), DRAWBOT, DRAWBOT, DRAWBOT, "--seed", "5", "--groups", "1",
+                      *verbose)
     assert proc.returncode == 0, proc.stderr
-    lines = fault_lines(proc.stderr)
+    lines = [line for line in fault_lines(proc.stderr) if line.startswith("hand ")]
     assert lines == [f"hand {n}: player 0 ({bot}) faulted: closed-output: exit status 1; its "
                      "stderr ends: ModuleNotFoundError: No module named 'no_such_module' "
                      "(not kept: -d keeps it in the log folder)" for n in range(1, 17)]
