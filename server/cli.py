@@ -119,7 +119,7 @@ def fans(
     table.add_column("fan")
     table.add_column("English")
     table.add_column("count", justify="right")
-    table.add_column("points", justify="right")
+    table.add_column("value (fan)", justify="right")
     for row in describe(result):
         table.add_row(*row)
     table.add_section()

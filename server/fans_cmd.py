@@ -68,7 +68,7 @@ def score_batch(lines: Iterable[str]) -> Iterator[str]:
 
 
 def describe(result: FanResult) -> list[tuple[str, str, str, str]]:
-    """Rows for a readable table: name, English name, count, points."""
+    """Rows for a readable table: name, English name, count, value in fan."""
     counts = dict(result.counts)
     return [(name, FANS[name].english, str(counts[name]), str(points))
             for name, points in result.fans]
