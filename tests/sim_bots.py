@@ -29,10 +29,15 @@ class Unbuildable(RandomBot):
 
 
 class Announcer(RandomBot):
-    """The random bot, which touches ``$SIM_STARTED`` when the first one is built."""
+    """The random bot, which adds a byte to ``$SIM_STARTED`` each time one is built.
+
+    Four are built for each hand, once the hand before has been counted: 8 bytes
+    say that a hand has been played.
+    """
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         marker = os.environ.get("SIM_STARTED")
         if marker:
-            Path(marker).touch()
+            with Path(marker).open("ab") as f:
+                f.write(b".")

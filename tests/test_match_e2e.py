@@ -240,13 +240,18 @@ async def test_slow_bot_is_fined_exactly_per_spec(tmp_path: Path) -> None:
     answer_ms = hand_records(hand_dir)["result"]["answer_ms"][seat]
     limits = answer_limits(hand_dir / f"seat{seat}.transcript")
     assert len(limits) == len(answer_ms) > 20
-    slow_turns = [ms for ms, limit in zip(answer_ms, limits, strict=True) if limit == 1000][:turns]
-    assert all(1200 <= ms < 1200 + 1500 for ms in slow_turns)  # the sleep, plus slack for load
+    slow_at = [i for i, limit in enumerate(limits) if limit == 1000][:turns]
+    slow_turns = [answer_ms[i] for i in slow_at]
+    # The sleep, give or take the load: the clock starts once the server has seen its write
+    # return, which on a busy machine can be some milliseconds after the bot read the prompt.
+    assert all(1100 <= ms < 1200 + 1500 for ms in slow_turns), slow_turns
     # The fine is the formula applied to each answer's recorded time, summed.
     expected = sum(fine_for(ms, limit) for ms, limit in zip(answer_ms, limits, strict=True))
     sheet = read_sheet(tmp_path)
     assert int(sheet[1][sheet[0].index("Fines0")]) == summary.fines[0] == expected
-    if max(answer_ms) < 1250:  # as it is, unless the machine is badly overloaded
+    others = [(ms, limits[i]) for i, ms in enumerate(answer_ms) if i not in slow_at]
+    if all(1150 <= ms < 1250 for ms in slow_turns) and \
+            all(fine_for(ms, limit) == 0 for ms, limit in others):  # unless badly overloaded
         assert expected == 2 * turns
     assert summary.points[0] == -expected  # a draw: fines are the only points
     assert summary.faults == []

@@ -56,7 +56,11 @@ from tests.test_match_e2e import (  # noqa: F401  (fixtures: no bot outlives a t
 )
 
 TOKENS = {"p0": "secret0", "p2": "secret2"}
-FAST = TableOptions(join_limit=2.0)  # a missing seat costs this; local bots start in it
+# Every seat must join within the join limit, and a seat nobody comes for costs all of it.
+# The local bots are Python processes started at once: they join in about 0.1 s on a quiet
+# machine and 0.5 s at a load of 8 on 2 cores; 1.2 s was seen beside the hostile tests'
+# memory hogs. 3 s leaves room and costs only the tests with a missing seat.
+FAST = TableOptions(join_limit=3.0)
 Client = Callable[[int, RemoteSeats], Awaitable[object]]
 
 
@@ -407,7 +411,7 @@ async def test_a_remote_seat_that_stops_answering_is_faulted_at_the_hard_limit(
                 pass
 
     (summary,) = await play(["tcp:p0", DRAWBOT, DRAWBOT, DRAWBOT], [0], tmp_path, [mute],
-                            options=TableOptions(hard_limit=1.0, join_limit=2.0))
+                            options=TableOptions(hard_limit=1.0, join_limit=FAST.join_limit))
     assert faults_by_player(summary) == {0: "hard-limit"}
     assert summary.outcome.engine.result is not None
 

@@ -182,9 +182,10 @@ def test_ctrl_c_prints_what_was_played_and_exits_130(tmp_path: Path, json_out: b
                             text=True, env={**os.environ, "SIM_STARTED": str(marker)})
     try:
         deadline = time.monotonic() + 60
-        while not marker.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.5)  # some hands
+        while time.monotonic() < deadline:  # until a hand has been played
+            if marker.exists() and marker.stat().st_size >= 8:
+                break
+            time.sleep(0.02)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:

@@ -169,8 +169,10 @@ async def test_a_remote_bot_seated_in_two_rounds_at_once_plays_its_tables_in_tur
     """Round-robin starts every round's tables together; alice's two wait for each other."""
     entries = (*(Entry(f"draw{i}", (PY, DRAWBOT)) for i in range(1, 5)),
                Entry("alice", ("tcp:alice",)))
+    # The default 5 s to join: alice's first join waits for a ``server connect`` process
+    # to start (0.4 s on a quiet machine) while the other tables start their bots.
     config = TournamentConfig(entries, "round-robin", 3, 2, tmp_path, hands=1, jobs=4,
-                              options=TableOptions(join_limit=2.0, host_stalls=True),
+                              options=TableOptions(host_stalls=True),
                               remote=RemoteOptions("127.0.0.1", 0, {"alice": "s3cret"}))
     store = Store(tmp_path / "tournament.sqlite")
     mark = uuid.uuid4().hex

@@ -73,7 +73,7 @@ class _HogLauncher:
 async def test_host_stall_is_recorded_and_not_fined_while_a_slow_bot_is(tmp_path: Path) -> None:
     players = (Player("hogged", (sys.executable, DRAWBOT)),
                Player("draw", (sys.executable, DRAWBOT)),
-               Player("slow", (sys.executable, SLOW, "--delay", "1.3", "--turns", "1")),
+               Player("slow", (sys.executable, SLOW, "--delay", "1.45", "--turns", "1")),
                Player("draw2", (sys.executable, DRAWBOT)))
     options = TableOptions(host_stalls=True)
     config = MatchConfig(players, seed=5, groups=1, log_root=tmp_path / "m", options=options,
@@ -98,7 +98,9 @@ async def test_host_stall_is_recorded_and_not_fined_while_a_slow_bot_is(tmp_path
         assert fine_for(ms, int(limit)) > 0
         assert fine_after_host(ms, int(limit), host_ms) < fine_for(ms, int(limit))
     assert out.fines[hogged] == 0, out.timings
-    assert out.fines[slow] >= 2, out.timings  # 1.3 s for a 1 s discard: about 3 points
+    # 1.45 s for a 1 s discard: 4 points; at least 2 whatever the load, unless the host's
+    # allowance took more than 300 ms off an answer it did not hold up.
+    assert out.fines[slow] >= 2, out.timings
     assert out.host_stalls[slow] == 0 or out.fines[slow] >= 2
     result = json.loads((summary_dir(tmp_path / "m") / "events.jsonl").read_text()
                         .splitlines()[-1])
