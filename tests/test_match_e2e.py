@@ -36,6 +36,7 @@ from server.engine.rng import HandPlan, match_plan
 from server.logs import MatchFiles
 from server.match import HandSummary, MatchConfig, Player, play_match_hand
 from server.table import TableOptions, fine_for
+from tests.signals import ctrl_c_works
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = "tests/bots"
@@ -565,7 +566,8 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_hands(
     slow = f"{BOTS}/slow.py --delay 0.05"
     proc = subprocess.Popen(server_argv(slow, DRAWBOT, DRAWBOT, DRAWBOT, "-d", "--seed", "2",
                                         "--groups", "1", "--log-dir", str(tmp_path)),
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ctrl_c_works)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -20,6 +20,7 @@ import pytest
 
 from server.engine.hand import Event
 from server.engine.simulate import BotSpecError, Played, resolve_bot, simulate
+from tests.signals import ctrl_c_works
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = "random,random,greedy,greedy"
@@ -179,7 +180,8 @@ def test_ctrl_c_prints_what_was_played_and_exits_130(tmp_path: Path, json_out: b
             "--bots", ",".join(["tests.sim_bots:Announcer"] * 4), "--hands", "1000000",
             *(["--json"] if json_out else [])]
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "SIM_STARTED": str(marker)})
+                            text=True, env={**os.environ, "SIM_STARTED": str(marker)},
+                            preexec_fn=ctrl_c_works)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # until a hand has been played
