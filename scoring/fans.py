@@ -92,14 +92,6 @@ FAN_TABLE: tuple[Fan, ...] = (
     Fan("单钓将", "Single Wait", 1),
 )
 FANS: dict[str, Fan] = {fan.name: fan for fan in FAN_TABLE}
-# The original server spells 单钓将 as 单调将.
-LEGACY_NAMES = {"单调将": "单钓将"}
-
-
-def fan_named(name: str) -> Fan | None:
-    """The fan a log names, as this server or the original writes it (``箭刻×2``)."""
-    base = name.split("×")[0]
-    return FANS.get(LEGACY_NAMES.get(base, base))
 _ORDER: dict[str, int] = {fan.name: i for i, fan in enumerate(FAN_TABLE)}
 
 

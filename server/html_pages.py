@@ -13,7 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scoring.fans import fan_named
+from scoring.fans import FANS
+from server.engine.legacy_log import our_fan_name
 from server.engine.table_view import Snapshot, snapshots
 from server.replay_cmd import RecordedHand, load_hand
 
@@ -147,7 +148,7 @@ def _seat_labels(hand: RecordedHand) -> list[str]:
 
 
 def _english(name: str) -> str:
-    fan = fan_named(name)
+    fan = FANS.get(our_fan_name(name))
     return fan.english if fan else ""
 
 

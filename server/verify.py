@@ -26,7 +26,7 @@ from typing import Any
 
 from protocol.messages import MalformedLine, parse_from_ai
 from protocol.tiles import TileError, parse_tile
-from scoring.fans import LEGACY_NAMES, HandError, score
+from scoring.fans import HandError, score
 from server.engine.hand import (
     FAULT_LIMIT_MS,
     TIME_LIMIT_MS,
@@ -37,8 +37,8 @@ from server.engine.hand import (
     replay,
 )
 from server.engine.legacy_log import (
-    fan_name,
     format_legacy_log,
+    our_fan_name,
     parse_legacy_log,
     winning_hand,
 )
@@ -313,8 +313,7 @@ def verify_legacy(path: Path, report: Report) -> None:
         except (ValueError, HandError) as exc:
             report.problems.append(f"{path}: cannot score the recorded win: {reason(exc)}")
             return
-        theirs = {LEGACY_NAMES.get(name, name): v
-                  for name, v in ((fan_name(n), v) for n, v in recorded.fans)}
+        theirs = {our_fan_name(n): v for n, v in recorded.fans}
         mine = dict(ours.fans)
         for name in sorted(set(theirs) | set(mine)):
             if theirs.get(name) != mine.get(name):

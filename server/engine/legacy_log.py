@@ -147,6 +147,16 @@ def fan_name(recorded: str) -> str:
     return name if mark and times.isdigit() else recorded
 
 
+# The original server spells 单钓将 as 单调将.
+LEGACY_NAMES = {"单调将": "单钓将"}
+
+
+def our_fan_name(recorded: str) -> str:
+    """The name in this server's fan table of a recorded fan (``箭刻×2``, ``单调将``)."""
+    name = fan_name(recorded)
+    return LEGACY_NAMES.get(name, name)
+
+
 @dataclass(frozen=True, slots=True)
 class LegacyLog:
     round: int
