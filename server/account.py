@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from server.say import one_line
+
 TEXT_WIDTH = 44  # the widest line the server sends (init and 13 tiles) fits
 CAUSE_WIDTH = 60
 
@@ -31,9 +33,7 @@ Event = Mapping[str, Any]
 
 def plain(text: object, width: int) -> str:
     """``text`` as printable ASCII (anything else escaped), cut to ``width``."""
-    out = "".join(c if c.isascii() and c.isprintable() else
-                  c.encode("unicode_escape").decode("ascii") for c in str(text))
-    return out if len(out) <= width else out[: width - 3] + "..."
+    return one_line(str(text), width, ascii_only=True, more="...")
 
 
 def _who(ev: Event, seat: Any) -> str:

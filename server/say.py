@@ -54,13 +54,17 @@ def last_lines(data: bytes, count: int, limit: int = STDERR_EXCERPT) -> list[str
     Bytes that are not UTF-8 and characters that are not printable (escape
     sequences, a bell) are shown as backslash escapes, so a line is one line.
     """
-    out = []
-    for raw in [line for line in data.splitlines() if line.strip()][-count:]:
-        text = raw.rstrip().decode("utf-8", "backslashreplace")
-        text = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                       for ch in text)
-        out.append(text if len(text) <= limit else text[: limit - 1] + "…")
-    return out
+    return [one_line(raw.rstrip().decode("utf-8", "backslashreplace"), limit)
+            for raw in [line for line in data.splitlines() if line.strip()][-count:]]
+
+
+def one_line(text: str, limit: int, *, ascii_only: bool = False, more: str = "…") -> str:
+    """Untrusted text (a bot's line) as one printable line of at most ``limit``
+    characters: what is not printable (or not ASCII, with ``ascii_only``) is shown
+    as a backslash escape, and what does not fit is cut, ending in ``more``."""
+    out = "".join(c if c.isprintable() and (c.isascii() or not ascii_only)
+                  else c.encode("unicode_escape").decode("ascii") for c in text)
+    return out if len(out) <= limit else out[: limit - len(more)] + more
 
 
 def last_line(data: bytes, limit: int = STDERR_EXCERPT) -> str:
