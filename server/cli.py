@@ -50,6 +50,14 @@ def refuse(message: object) -> NoReturn:
     raise SystemExit(EXIT_BAD_INPUT)
 
 
+def stop_earlier_bots() -> None:
+    """Before a command starts bots: stop what a server killed outright left
+    running, and say so (``server.leftovers``)."""
+    from server.leftovers import stop_earlier_bots_and_say
+
+    stop_earlier_bots_and_say(err_console())
+
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
@@ -254,10 +262,9 @@ def match(
         output_folder(log_dir, "--log-dir")
     if seed is None:
         seed = secrets.randbelow(2**31)
-    from server.leftovers import stop_earlier_bots_and_say
     from server.match_cli import run_from_cli
 
-    stop_earlier_bots_and_say(err_console())
+    stop_earlier_bots()
 
     status = run_from_cli(ais, argvs, seed=seed, groups=groups, verbose=verbose,
                           log_dir=log_dir if debug else None, hard_limit=hard_limit,
@@ -299,9 +306,7 @@ def check_bot(
     except (BotCommandError, SandboxError) as exc:
         refuse(exc)
     configure_logging(False)  # the report says it all
-    from server.leftovers import stop_earlier_bots_and_say
-
-    stop_earlier_bots_and_say(err_console())
+    stop_earlier_bots()
     report = trio.run(partial(run_check, argv, hands=hands, seed=seed,
                               options=TableOptions(hard_limit, join_limit),
                               sandbox=bot_sandbox))
@@ -492,9 +497,7 @@ def tournament(
         refuse(exc)
     if bots is not None and bots.is_dir():
         say_folder(bots, err_console())
-    from server.leftovers import stop_earlier_bots_and_say
-
-    stop_earlier_bots_and_say(err_console())  # a resume after a kill -9 included
+    stop_earlier_bots()  # a resume after a kill -9 included
     raise typer.Exit(run_tournament(config, resume))
 
 
@@ -530,9 +533,7 @@ def connect(
         argv = parse_command(cmd[0] if len(cmd) == 1 else shlex.join(cmd))
     except (BotCommandError, RemoteSetupError) as exc:
         refuse(exc)
-    from server.leftovers import stop_earlier_bots_and_say
-
-    stop_earlier_bots_and_say(err_console())
+    stop_earlier_bots()
     result = trio.run(bridge, host, port, name, token, argv, wait)
     err.print(f"connect: stopped after {result.hands} hand(s): {result.reason}", markup=False)
     raise typer.Exit(result.status)
@@ -547,9 +548,9 @@ def main() -> None:
         sys.argv.insert(1, "match")
     try:
         app(prog_name="server")
-    except InputError as exc:  # raised anywhere in a command: see server.errors
-        refuse(exc)
-    except OSError as exc:  # a path no check foresaw: still one line, not a traceback
+    # InputError: raised anywhere in a command (server.errors); OSError: a path no
+    # check foresaw. Either is still one line, not a traceback.
+    except (InputError, OSError) as exc:
         refuse(exc)
 
 

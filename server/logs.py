@@ -60,8 +60,14 @@ class ScoreRow:
 
 
 INCOMPLETE = "INCOMPLETE"
-STOPPED = ("an unfinished hand: the match stopped during it (Ctrl-C, SIGTERM or an error); "
-           "only the seats' stderr is kept")
+
+def _stopped(how: str) -> str:
+    return f"an unfinished hand: the match stopped during it ({how}); only the seats' " \
+        "stderr is kept"
+
+
+STOPPED = _stopped("Ctrl-C, SIGTERM or an error")
+KILLED = _stopped("killed?")  # no INCOMPLETE file: nothing runs in a server killed outright
 
 
 def unfinished(folder: Path) -> str | None:
@@ -75,7 +81,7 @@ def unfinished(folder: Path) -> str | None:
     except OSError:
         pass
     if not (folder / "events.jsonl").exists() and any(folder.glob("seat*.stderr")):
-        return STOPPED.replace("(Ctrl-C, SIGTERM or an error)", "(killed?)")
+        return KILLED
     return None
 
 
