@@ -48,6 +48,8 @@ from typing import IO
 from rich.console import Console
 from rich.text import Text
 
+from server.sandbox import env_value, processes
+
 RUN_VARIABLE = "MAHJONG_SERVER_RUN"
 DIR_VARIABLE = "MAHJONG_RUN_DIR"
 STOP_LIMIT = 2.0  # seconds to keep killing what an earlier run left (it may fork meanwhile)
@@ -203,33 +205,16 @@ def _earlier_runs(folder: Path) -> _Earlier:
 def _leftovers(earlier: _Earlier) -> dict[int, str]:
     """Live processes (zombies aside) that belong to the earlier runs: pid -> command."""
     me = os.getpid()
-    markers = [f"{RUN_VARIABLE}={ident}".encode() for ident in earlier.ids]
     # A session or group is taken only while its leader is the recorded bot itself:
     # once it is gone, its number may lead someone else's session.
     alive = {pid for pid, started in earlier.bots.items() if start_time(pid) == started}
     found: dict[int, str] = {}
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return found
-    for name in names:
-        if not name.isdigit() or int(name) == me:
+    for pid, (state, _, group, session) in processes().items():
+        if pid == me or state in ("Z", "X"):
             continue
-        pid = int(name)
-        try:
-            text = Path(f"/proc/{pid}/stat").read_text()
-            fields = text[text.rfind(")") + 2:].split()
-            state, group, session = fields[0], int(fields[2]), int(fields[3])
-            if state in ("Z", "X"):
-                continue
-            ours = pid in alive or group in alive or session in alive
-            if not ours and markers:
-                environ = Path(f"/proc/{pid}/environ").read_bytes()
-                ours = any(entry in markers for entry in environ.split(b"\0"))
-            if ours:
-                found[pid] = _command(pid)
-        except (OSError, ValueError, IndexError):  # gone, or not ours to read
-            continue
+        if pid in alive or group in alive or session in alive \
+                or (earlier.ids and env_value(pid, RUN_VARIABLE) in earlier.ids):
+            found[pid] = _command(pid)
     return found
 
 

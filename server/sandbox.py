@@ -214,7 +214,7 @@ def enable_subreaper() -> bool:
     except (OSError, AttributeError):
         return False
     me = os.getpid()
-    _children_before.update(pid for pid, (_, ppid, _, _) in _processes().items() if ppid == me)
+    _children_before.update(pid for pid, (_, ppid, _, _) in processes().items() if ppid == me)
     _subreaper = True
     return True
 
@@ -231,7 +231,7 @@ def _stat(pid: int) -> Stat | None:
     return fields[0], int(fields[1]), int(fields[2]), int(fields[3])
 
 
-def _processes() -> dict[int, Stat]:
+def processes() -> dict[int, Stat]:
     """Every process: pid -> (state, parent, group, session); one read each."""
     found: dict[int, Stat] = {}
     try:
@@ -244,17 +244,22 @@ def _processes() -> dict[int, Stat]:
     return found
 
 
-def _tag_of(pid: int) -> str | None:
-    """The bot tag in a process's environment, if any."""
+def env_value(pid: int, variable: str) -> str | None:
+    """The value of ``variable`` in a process's environment, if it has it (and we may read it)."""
     try:
         environ = Path(f"/proc/{pid}/environ").read_bytes()
     except OSError:
         return None
-    prefix = f"{TAG_VARIABLE}=".encode()
+    prefix = f"{variable}=".encode()
     for entry in environ.split(b"\0"):
         if entry.startswith(prefix):
             return entry[len(prefix):].decode(errors="replace")
     return None
+
+
+def _tag_of(pid: int) -> str | None:
+    """The bot tag in a process's environment, if any."""
+    return env_value(pid, TAG_VARIABLE)
 
 
 def _kill(pid: int) -> None:
@@ -298,7 +303,7 @@ def sweep(bot: int, tag: str | None,
     """
     me = os.getpid()
     my_session = os.getsid(0)
-    table = _processes()
+    table = processes()
     live_bots, live_tags, spawning = live()
     targets: dict[int, Stat] = {}
     for pid, info in table.items():

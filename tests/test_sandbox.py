@@ -187,7 +187,7 @@ def test_a_bot_another_table_registers_while_a_sweep_reads_proc_is_spared(
     stopped = subprocess.Popen(["true"], start_new_session=True)
     stopped.wait()
     alive: frozenset[int] = frozenset()
-    scan = sandbox._processes
+    scan = sandbox.processes
 
     def scan_then_register() -> Any:
         nonlocal alive
@@ -195,7 +195,7 @@ def test_a_bot_another_table_registers_while_a_sweep_reads_proc_is_spared(
         alive = frozenset({newcomer.pid})  # the other table's start finishes now
         return table
 
-    monkeypatch.setattr(sandbox, "_processes", scan_then_register)
+    monkeypatch.setattr(sandbox, "processes", scan_then_register)
     try:
         found, _ = sandbox.sweep(stopped.pid, "stopped-bot",
                                  lambda: (alive, frozenset(), False))
