@@ -6,7 +6,7 @@ import dataclasses
 import itertools
 import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -55,6 +55,34 @@ def _fresh_dir(parent: Path, name: str) -> Path:
     raise AssertionError("unreachable")
 
 
+async def until_sigterm(play: Callable[[], Awaitable[None]]) -> bool:
+    """Run ``play``; SIGTERM (kill, a batch system's time limit) cancels it as cleanly
+    as Ctrl-C does. True when it did.
+
+    An error of ``play`` reaches the caller as itself, not inside the
+    exception group of the nursery that holds the signal's watcher.
+    """
+    terminated = False
+    try:
+        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+
+                async def watch() -> None:
+                    nonlocal terminated
+                    async for _ in signals:
+                        terminated = True
+                        nursery.cancel_scope.cancel()
+
+                nursery.start_soon(watch)
+                await play()
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
+    return terminated
+
+
 def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int, groups: int,
                  verbose: bool, log_dir: Path | None, hard_limit: float, join_limit: float,
                  on_fault: str, announce: bool,
@@ -73,7 +101,6 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
     log = structlog.get_logger().bind(match=match_id)
     holder: list[MatchResult] = []
 
-    terminated: list[int] = []
 
     async def play() -> None:
         if remote is not None:
@@ -100,25 +127,12 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
         with MatchProgress(groups * 16, console) as progress:
             holder.append(await run_match(config, progress.hand_done, log=log))
 
-    async def main() -> None:
-        # SIGTERM (kill, a batch system's time limit) stops the match as cleanly as
-        # Ctrl-C: the bots are killed and the finished hands kept.
-        with trio.open_signal_receiver(signal.SIGTERM) as signals:
-            async with trio.open_nursery() as nursery:
-
-                async def watch() -> None:
-                    async for signum in signals:
-                        terminated.append(signum)
-                        nursery.cancel_scope.cancel()
-
-                nursery.start_soon(watch)
-                await play()
-                nursery.cancel_scope.cancel()
-
     console.print(f"match {match_id}: seed {seed}, {groups * 16} hands"
                   + (f", logs in {root}" if root else ""), markup=False)
     try:
-        trio.run(main)
+        # SIGTERM (kill, a batch system's time limit) stops the match as cleanly as
+        # Ctrl-C: the bots are killed and the finished hands kept.
+        terminated = trio.run(until_sigterm, play)
     except BaseException as exc:
         if not _is_interrupt(exc):
             raise

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import trio
@@ -16,6 +15,7 @@ from rich.text import Text
 
 from server.console import configure_logging
 from server.match import HandSummary
+from server.match_cli import until_sigterm
 from server.paths import output_folder
 from server.remote import RemoteOptions, RemoteSetupError, remote_options
 from server.sandbox import BotLimits, SandboxError
@@ -196,34 +196,6 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
         return 2
     finally:
         store.close()
-
-
-async def until_sigterm(play: Callable[[], Awaitable[None]]) -> bool:
-    """Run ``play``; SIGTERM (kill, a batch system's time limit) cancels it as cleanly
-    as Ctrl-C does. True when it did.
-
-    An error of ``play`` reaches the caller as itself, not inside the
-    exception group of the nursery that holds the signal's watcher.
-    """
-    terminated = False
-    try:
-        with trio.open_signal_receiver(signal.SIGTERM) as signals:
-            async with trio.open_nursery() as nursery:
-
-                async def watch() -> None:
-                    nonlocal terminated
-                    async for _ in signals:
-                        terminated = True
-                        nursery.cancel_scope.cancel()
-
-                nursery.start_soon(watch)
-                await play()
-                nursery.cancel_scope.cancel()
-    except BaseExceptionGroup as group:
-        if len(group.exceptions) == 1:
-            raise group.exceptions[0] from None
-        raise
-    return terminated
 
 
 def say_folder(folder: Path, console: Console) -> None:
