@@ -9,7 +9,6 @@ subcommand, so both forms work and ``server --help`` lists everything.
 from __future__ import annotations
 
 import sys
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -18,8 +17,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from rulesets.registry import DEFAULT, LISTINGS, listing, load
+from rulesets.seam import CommandArgs, Ruleset
 from server.errors import EXIT_BAD_INPUT, InputError
-from server.paths import output_file, output_folder
 from server.say import err_console, error_line, out_console
 
 if TYPE_CHECKING:
@@ -38,6 +38,22 @@ HELP = {
                 "default)",
 }
 RULE_NOTE = " [default: {}; stored, and kept on --resume]"
+RULESET_HELP = "The ruleset: " + ", ".join(
+    entry.name for entry in LISTINGS if entry.kind == "match") + " (see 'server rulesets')"
+LOG_NOTE = " (default: the one that wrote the log)"
+# Options only the botzone ruleset reads (SPEC-botzone; rulesets/botzone).
+BOTZONE = {
+    "variant": "botzone: classic (144 tiles with flowers) or duplicate (复式: 136 tiles, "
+               "four walls) [default: classic]",
+    "format": "botzone: one (one game) or duplicate (each wall in all 24 seat orders) "
+              "[default: one]",
+    "walls": "botzone --format duplicate: walls to play (winds E, S, W, N) [default: 4]",
+    "orders": "botzone --format duplicate: seat orders per wall [default: 24]",
+    "initdata": "botzone: start the game from Botzone's initdata (JSON text or a file of "
+                "it), as a game seen on Botzone",
+    "time_limit": "botzone: seconds per turn before the language factor (Python 6x, Java "
+                  "3x, JavaScript 2x), doubled on a bot's first turn [default: 1.0]",
+}
 # Which files of a folder are bots (the rule of server.tournament.entries).
 FOLDER_HELP = ("each executable file and each *.py file, except names starting with _ and "
                "*.py modules the others import that have no #! line or __main__ block")
@@ -48,6 +64,37 @@ def refuse(message: object) -> NoReturn:
     exception told by ``server.errors.reason``), and exit status 2."""
     err_console().print(error_line(message))
     raise SystemExit(EXIT_BAD_INPUT)
+
+
+def command_args(ctx: typer.Context, **extra: object) -> CommandArgs:
+    """A command's options for its ruleset, and which ones the user gave."""
+    def given_here(name: str) -> bool:  # typed on the command line, not a default
+        source = ctx.get_parameter_source(name)
+        return source is not None and source.name == "COMMANDLINE"
+
+    given = frozenset(
+        name for name in ctx.params
+        if given_here(name)
+        and name != "ruleset" and not any(
+            p.name == name and p.param_type_name == "argument" for p in ctx.command.params))
+    return CommandArgs({**ctx.params, **extra}, given)
+
+
+def dispatch(ctx: typer.Context, command: str, name: str) -> Ruleset:
+    """The ruleset a command runs under, after refusing options it does not read."""
+    if listing(name).kind != "match":
+        raise InputError(f"--ruleset {name}: {listing(name).title}; it plays no bots")
+    ruleset = load(name)
+    ruleset.check_options(command, command_args(ctx))
+    return ruleset
+
+
+def for_log(ctx: typer.Context, command: str, name: str | None, path: Path) -> Ruleset:
+    """The ruleset of a log: the one given, else the one that wrote it."""
+    if name is None:
+        name = next((entry.name for entry in LISTINGS if entry.kind == "match"
+                     and load(entry.name).owns(path)), DEFAULT)
+    return dispatch(ctx, command, name)
 
 
 def stop_earlier_bots() -> None:
@@ -207,9 +254,11 @@ def print_simulation(summary: Summary, seed: int) -> None:
 
 @app.command()
 def match(
+    ctx: typer.Context,
     ais: Annotated[list[str], typer.Argument(
-        help="Four AIs: paths to executables or quoted command lines (\"python3 bot.py\")",
-        show_default=False)],
+        help="Four AIs: paths to executables or quoted command lines (\"python3 bot.py\"); "
+        "botzone: json:CMD, simple:CMD or CMD (JSON)", show_default=False)],
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
     verbose: Annotated[bool, typer.Option("-v", "--verbose",
                                           help="Print every message and decision")] = False,
     debug: Annotated[bool, typer.Option("-d", "--logs",
@@ -232,49 +281,20 @@ def match(
     file_limit: Annotated[int, typer.Option(min=0, help=HELP["file_limit"])] = 64,
     sandbox: Annotated[str, typer.Option(help=HELP["sandbox"])] = "none",
     work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,
+    variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
+    format: Annotated[str | None, typer.Option("--format", help=BOTZONE["format"])] = None,
+    walls: Annotated[int | None, typer.Option(min=1, max=4, help=BOTZONE["walls"])] = None,
+    orders: Annotated[int | None, typer.Option(min=1, max=24, help=BOTZONE["orders"])] = None,
+    initdata: Annotated[str | None, typer.Option(help=BOTZONE["initdata"])] = None,
+    time_limit: Annotated[float | None, typer.Option(min=0.05, help=BOTZONE["time_limit"])] = None,
 ) -> None:
-    """Run a duplicate match: server AI1 AI2 AI3 AI4 [-v] [-d]."""
-    import secrets
-
-    from server.bots import BotCommandError, parse_command
-
-    if len(ais) != 4:
-        refuse(f"need exactly 4 AIs, got {len(ais)}")
-    if on_fault not in ("autoplay", "end"):
-        refuse(f"--on-fault must be autoplay or end, not {on_fault!r}")
-    from server.remote import RemoteSetupError, remote_options
-
-    try:
-        argvs = [[] if spec.startswith("tcp:") else parse_command(spec) for spec in ais]
-        remote = remote_options(ais, listen, token or [])
-    except (BotCommandError, RemoteSetupError) as exc:
-        refuse(exc)
-    from server.sandbox import BotLimits, SandboxError
-    from server.seats import Sandbox
-
-    bot_sandbox = Sandbox(BotLimits(mem_limit or None, cpu_limit or None, file_limit or None),
-                          sandbox, work_dir)
-    try:
-        bot_sandbox.check()
-    except SandboxError as exc:
-        refuse(exc)
-    if debug:
-        output_folder(log_dir, "--log-dir")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    from server.match_cli import run_from_cli
-
-    stop_earlier_bots()
-
-    status = run_from_cli(ais, argvs, seed=seed, groups=groups, verbose=verbose,
-                          log_dir=log_dir if debug else None, hard_limit=hard_limit,
-                          join_limit=join_limit, on_fault=on_fault, announce=announce,
-                          remote=remote, sandbox=bot_sandbox)
-    raise typer.Exit(status)
+    """Run a match: server AI1 AI2 AI3 AI4 [-v] [-d] (--ruleset botzone: Botzone bots)."""
+    raise typer.Exit(dispatch(ctx, "match", ruleset).match(command_args(ctx)))
 
 
 @app.command("check-bot")
 def check_bot(
+    ctx: typer.Context,
     cmd: Annotated[str, typer.Argument(help="The bot: a path to an executable or a quoted "
                                        "command line", show_default=False)],
     hands: Annotated[int, typer.Option(min=1, max=16, help="Hands to play")] = 4,
@@ -286,40 +306,22 @@ def check_bot(
     cpu_limit: Annotated[int, typer.Option(min=0, help="CPU seconds per hand (0: none)")] = 300,
     file_limit: Annotated[int, typer.Option(min=0, help="MB per file written (0: none)")] = 64,
     sandbox: Annotated[str, typer.Option(help="none or bwrap")] = "none",
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
+    variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
+    games: Annotated[int | None, typer.Option(min=1, help="botzone: games to play")] = None,
+    time_limit: Annotated[float | None, typer.Option(min=0.05, help=BOTZONE["time_limit"])] = None,
 ) -> None:
     """Play a few hands of a bot against the sample AIs and report protocol problems."""
-    import trio
-
-    from server.bots import BotCommandError, parse_command
-    from server.check_bot import check_bot as run_check
-    from server.check_bot import format_report
-    from server.console import configure_logging
-    from server.sandbox import BotLimits, SandboxError
-    from server.seats import Sandbox
-    from server.table import TableOptions
-
-    try:
-        argv = parse_command(cmd)
-        bot_sandbox = Sandbox(BotLimits(mem_limit or None, cpu_limit or None,
-                                        file_limit or None), sandbox)
-        bot_sandbox.check()
-    except (BotCommandError, SandboxError) as exc:
-        refuse(exc)
-    configure_logging(False)  # the report says it all
-    stop_earlier_bots()
-    report = trio.run(partial(run_check, argv, hands=hands, seed=seed,
-                              options=TableOptions(hard_limit, join_limit),
-                              sandbox=bot_sandbox))
-    out = Console(soft_wrap=True, highlight=False, emoji=False)
-    for line in format_report(report, cmd):
-        out.print(line, markup=False)
-    raise typer.Exit(0 if report.ok else 1)
+    raise typer.Exit(dispatch(ctx, "check-bot", ruleset).check_bot(command_args(ctx)))
 
 
 @app.command()
 def replay(
+    ctx: typer.Context,
     hand: Annotated[Path, typer.Argument(help="A hand folder written with -d, or an "
-                                         "original-format .log file")],
+                                         "original-format .log file; botzone: a game.json "
+                                         "or a game judged on Botzone")],
+    ruleset: Annotated[str | None, typer.Option(help=RULESET_HELP + LOG_NOTE)] = None,
     at: Annotated[int | None, typer.Option(help="Show the table at step N only")] = None,
     codes: Annotated[bool | None, typer.Option("--codes/--glyphs",
                                                help="Tile codes or Unicode tile glyphs "
@@ -331,38 +333,20 @@ def replay(
     bot: Annotated[str | None, typer.Option(help="Feed this bot (path or quoted command) "
                                             "the lines --seat received, compare answers")] = None,
 ) -> None:
-    """Show a recorded hand step by step: hands, melds, discards, claims, result."""
-    from server.replay_cmd import HandFileError, load_hand, print_replay
-
-    console = Console(emoji=False)
-    if bot is not None or seat is not None:
-        raise typer.Exit(_replay_bot(hand, seat, bot, console))
-    if html_out is not None:
-        from server.html_pages import write_hand_page
-
-        try:
-            write_hand_page(hand, output_file(html_out, "--html"))
-        except HandFileError as exc:
-            refuse(exc)
-        console.print(f"wrote {html_out}", markup=False)
-        return
-    glyphs = (console.is_terminal and (console.encoding or "").lower().startswith("utf")) \
-        if codes is None else not codes
-    try:
-        print_replay(load_hand(hand), console, at, glyphs)
-    except HandFileError as exc:
-        refuse(exc)
+    """Show a recorded hand or game step by step: hands, melds, discards, claims, result."""
+    raise typer.Exit(for_log(ctx, "replay", ruleset, hand).replay(command_args(ctx, path=hand)))
 
 
 @app.command()
 def verify(
+    ctx: typer.Context,
     path: Annotated[Path, typer.Argument(help="A match folder, a hand folder, or an "
-                                         "original-format .log file")],
+                                         "original-format .log file; botzone: a match "
+                                         "folder or a game.json")],
+    ruleset: Annotated[str | None, typer.Option(help=RULESET_HELP + LOG_NOTE)] = None,
 ) -> None:
-    """Re-run recorded hands through the engine and check every recorded result."""
-    from server.verify import verify_path
-
-    report = verify_path(path)
+    """Re-run recorded hands (or games) through the engine and check every recorded result."""
+    report = for_log(ctx, "verify", ruleset, path).verify(path)
     console = Console(soft_wrap=True, emoji=False)
     for note in report.notes:
         console.print(f"note: {note}", markup=False)
@@ -373,58 +357,28 @@ def verify(
     raise typer.Exit(0 if report.ok else 1)
 
 
-def _replay_bot(hand: Path, seat: int | None, bot: str | None, console: Console) -> int:
-    import trio
-
-    from server.bots import BotCommandError, parse_command
-    from server.replay_bot import read_transcript, replay_to_bot
-
-    if seat is None or bot is None:
-        refuse("--seat and --bot go together")
-    path = hand / f"seat{seat}.transcript"
-    try:
-        argv = parse_command(bot)
-        transcript = read_transcript(path)
-    except (BotCommandError, OSError, ValueError) as exc:
-        refuse(exc)
-    result = trio.run(replay_to_bot, transcript, argv)
-    table = Table(title=Text(f"{bot} as seat {seat} of {hand}"))
-    for col in ("#", "after", "recorded", "bot", ""):
-        table.add_column(col)
-    for i, d in enumerate(result.decisions, start=1):
-        table.add_row(str(i), Text(d.prompt), Text(d.recorded), Text(d.got),
-                      "" if d.same else Text("differs", style="red"))
-    console.print(table)
-    for prompt, line in result.extra:
-        console.print(Text.assemble(("extra", "yellow"), f" after {prompt!r}: {line!r}"))
-    if result.ended_early:
-        console.print(Text(result.ended_early, style="yellow"))
-    same = sum(1 for d in result.decisions if d.same)
-    console.print(f"{same} of {len(result.decisions)} answers as recorded")
-    return 0 if result.differences == 0 else 1
-
-
 @app.command()
 def report(
+    ctx: typer.Context,
     match_dir: Annotated[Path, typer.Argument(help="A match folder written with -d")],
     html_out: Annotated[Path, typer.Option("--html", help="Where to write the report")],
+    ruleset: Annotated[str | None, typer.Option(help=RULESET_HELP + LOG_NOTE)] = None,
 ) -> None:
     """Write a match's HTML report: standings, running totals, scoresheet, hand pages."""
-    from server.html_pages import write_match_report
-    from server.logs import unfinished
-    from server.replay_cmd import HandFileError
+    raise typer.Exit(for_log(ctx, "report", ruleset, match_dir).report(
+        command_args(ctx, path=match_dir)))
 
-    if not (match_dir / "match.json").exists() or not (match_dir / "scoresheet.csv").exists():
-        refuse(f"{match_dir} is not a match folder (no match.json or scoresheet.csv)")
-    try:
-        written = write_match_report(match_dir, output_file(html_out, "--html"))
-    except (HandFileError, ValueError, KeyError) as exc:
-        refuse(exc)
-    console = Console(emoji=False, soft_wrap=True)
-    for folder in sorted(p for p in match_dir.iterdir() if p.is_dir()):
-        if (why := unfinished(folder)) is not None:
-            console.print(f"note: {folder.name}: no page: {why}", markup=False)
-    console.print(f"wrote {written[0]} and {len(written) - 1} hand page(s)", markup=False)
+
+@app.command("rulesets")
+def list_rulesets() -> None:
+    """List the rulesets this server hosts (--ruleset NAME)."""
+    table = Table(box=None, show_header=True)
+    for col in ("name", "kind", "variants", "what"):
+        table.add_column(col)
+    for entry in LISTINGS:
+        table.add_row(entry.name + (" (default)" if entry.name == DEFAULT else ""), entry.kind,
+                      ", ".join(entry.variants) or "-", entry.title)
+    out_console().print(table)
 
 
 @app.command()

@@ -180,3 +180,37 @@ def print_replay(hand: RecordedHand, console: Console, at: int | None, glyphs: b
                 console.print(f"        claim {line}", markup=False)
     console.print(render_table(hand, shots[-1], glyphs))
     console.print(render_result(hand))
+
+
+def replay_bot_command(hand: Path, seat: int | None, bot: str | None, console: Console) -> int:
+    """``replay --seat N --bot CMD``: feed a bot what a seat received, compare answers."""
+    import trio
+
+    from server.bots import BotCommandError, parse_command
+    from server.replay_bot import read_transcript, replay_to_bot
+
+    if seat is None or bot is None:
+        raise InputError("--seat and --bot go together")
+    path = hand / f"seat{seat}.transcript"
+    try:
+        argv = parse_command(bot)
+        transcript = read_transcript(path)
+    except (BotCommandError, OSError, ValueError) as exc:
+        if isinstance(exc, InputError):
+            raise
+        raise InputError(reason(exc)) from None
+    result = trio.run(replay_to_bot, transcript, argv)
+    table = Table(title=Text(f"{bot} as seat {seat} of {hand}"))
+    for col in ("#", "after", "recorded", "bot", ""):
+        table.add_column(col)
+    for i, d in enumerate(result.decisions, start=1):
+        table.add_row(str(i), Text(d.prompt), Text(d.recorded), Text(d.got),
+                      "" if d.same else Text("differs", style="red"))
+    console.print(table)
+    for prompt, line in result.extra:
+        console.print(Text.assemble(("extra", "yellow"), f" after {prompt!r}: {line!r}"))
+    if result.ended_early:
+        console.print(Text(result.ended_early, style="yellow"))
+    same = sum(1 for d in result.decisions if d.same)
+    console.print(f"{same} of {len(result.decisions)} answers as recorded")
+    return 0 if result.differences == 0 else 1

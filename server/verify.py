@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import csv
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from protocol.messages import MalformedLine, parse_from_ai
 from protocol.tiles import TileError, parse_tile
+from rulesets.seam import VerifyReport
 from scoring.fans import HandError, score
 from server.engine.hand import (
     FAULT_LIMIT_MS,
@@ -51,15 +51,7 @@ from server.table import fine_after_host
 MATCH_FILES = ("scoresheet.csv", "match.json")
 
 
-@dataclass(slots=True)
-class Report:
-    checked: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
+Report = VerifyReport  # what every ruleset's verify gives the shell
 
 
 def _first_difference(recorded: list[str], expected: list[str]) -> int | None:

@@ -1,0 +1,183 @@
+"""The ruleset seam: everything the shell needs from a ruleset, and nothing more.
+
+A ruleset is one package. Its pure core (tiles and notation, the engine's
+state machine, scoring and settlement) imports no trio; its ``Ruleset``
+object, found by name in ``rulesets.registry``, is what the shell's commands
+call: a match, check-bot, verify, replay (terminal and HTML), report and one
+tournament table. The shell (``server.cli``, the tournament runner, the bot
+transports) never imports a ruleset's engine itself; it hands the ruleset the
+options the user gave and the transports it owns.
+
+Two kinds of engine sit behind the seam:
+
+* the default ruleset's hand engine (``server.engine.hand``), which a
+  persistent line-protocol table drives message by message with claim windows
+  and fines;
+* a ``TurnGame``: a judge that, each turn, sends a request to some seats and
+  needs one reply from each (Botzone's games, and the NOI 2014 contest next).
+  One shell driver (``server.turns``) plays any ``TurnGame`` with any bot
+  transport, so a new turn-based ruleset needs no change to the shell.
+
+Pure: no trio, no rich.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, NamedTuple, Protocol
+
+from server.errors import InputError
+
+
+class Unsupported(InputError):
+    """A command or an option this ruleset does not have."""
+
+
+class Reply(NamedTuple):
+    """One seat's answer to one turn: the platform's verdict and the response
+    (None unless the verdict is OK)."""
+
+    verdict: str
+    response: str | None
+
+
+class TurnGame(Protocol):
+    """The pure engine of a turn-based ruleset."""
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def scores(self) -> list[int] | None: ...
+
+    def requests(self) -> Sequence[str | None]:
+        """This turn's request to each seat (None: that seat is not asked)."""
+        ...
+
+    def output(self) -> dict[str, Any]:
+        """What the judge shows for this turn, as its log keeps it."""
+        ...
+
+    def step(self, replies: Sequence[Reply]) -> dict[str, Any]:
+        """Apply this turn's replies (one per seat; unasked seats' are ignored)
+        and return the next turn's output."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class CommandArgs:
+    """What the user gave a command: every option by name, and which of them were
+    given on the command line (the rest are defaults). A ruleset reads the options
+    it knows; the shell has already refused the given ones it does not know."""
+
+    values: Mapping[str, Any]
+    given: frozenset[str] = field(default_factory=frozenset)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        value = self.values.get(name)
+        return default if value is None else value
+
+
+class Ruleset:
+    """One ruleset's answers to the shell's commands.
+
+    A command the ruleset does not have says so (``Unsupported``); the options
+    of each command a ruleset reads are listed in ``options`` so the shell can
+    refuse any other given on the command line.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    variants: ClassVar[tuple[str, ...]] = ()
+    options: ClassVar[Mapping[str, frozenset[str]]] = {}
+
+    def _unsupported(self, what: str) -> Unsupported:
+        return Unsupported(f"the {self.name} ruleset has no {what}")
+
+    def check_options(self, command: str, args: CommandArgs) -> None:
+        known = self.options.get(command, frozenset())
+        stray = sorted(args.given - known)
+        if stray:
+            flags = ", ".join("--" + s.replace("_", "-") for s in stray)
+            raise Unsupported(f"{flags}: not an option of {command} in the {self.name} "
+                              "ruleset (see server " + command + " --help)")
+
+    def match(self, args: CommandArgs) -> int:
+        raise self._unsupported("match")
+
+    def check_bot(self, args: CommandArgs) -> int:
+        raise self._unsupported("check-bot")
+
+    def owns(self, path: Path) -> bool:
+        """Whether a log (a folder or a file) was written by this ruleset."""
+        return False
+
+    def verify(self, path: Path) -> VerifyReport:
+        raise self._unsupported("verify")
+
+    def replay(self, args: CommandArgs) -> int:
+        raise self._unsupported("replay")
+
+    def report(self, args: CommandArgs) -> int:
+        raise self._unsupported("report")
+
+    def tournament_table(self) -> TableHook:
+        raise self._unsupported("tournament")
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlan:
+    """One game of a turn-based match: who sits where, and the ruleset's own setup
+    (Botzone: the initdata)."""
+
+    number: int  # 1-based, in the match
+    group: int  # the wall (or deal) this game shares with others: standings group by it
+    order: tuple[int, ...]  # order[seat] = the player (index in the match) in that seat
+    setup: Mapping[str, Any]
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    player: int
+    place: int  # 1 = first; equal rows share a place
+    points: float  # what the ranking is by (Botzone: rank points 4/3/2/1 per wall)
+    score: int  # the sum of game scores (the tie-break)
+    games: int
+    wins: int
+    penalties: int  # games this player ended with an error or a bad verdict
+
+
+class TurnRules(Protocol):
+    """The pure side of a turn-based ruleset that the shell's match driver uses."""
+
+    def new_game(self, plan: GamePlan) -> TurnGame: ...
+
+    def standings(self, plans: Sequence[GamePlan], records: Sequence[Mapping[str, Any]],
+                  players: int) -> list[StandingRow]: ...
+
+    def game_line(self, record: Mapping[str, Any], names: Sequence[str]) -> str:
+        """One line that says how a game ended (the console and the report)."""
+        ...
+
+
+@dataclass(slots=True)
+class VerifyReport:
+    checked: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class TableHook(Protocol):
+    """How a tournament plays one table of this ruleset (``server.tournament``)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -1,0 +1,21 @@
+"""THUPC 2021 in the ruleset registry: a contest simulator, not a match.
+
+Its one command is ``server thupc`` (a game log from a wall); bots do not play
+it here, so every match command says so (``rulesets.seam.Unsupported``).
+"""
+
+from __future__ import annotations
+
+from rulesets.seam import Ruleset, Unsupported
+
+
+class ThupcRuleset(Ruleset):
+    name = "thupc2021"
+    title = "THUPC 2021 problem L's simulator (server thupc)"
+
+    def _unsupported(self, what: str) -> Unsupported:
+        return Unsupported(f"the {self.name} ruleset is a simulator with no {what}: "
+                           "use 'server thupc WALL_FILE'")
+
+
+RULESET = ThupcRuleset()
