@@ -126,7 +126,28 @@ class Ruleset:
     def report(self, args: CommandArgs) -> int:
         raise self._unsupported("report")
 
-    def tournament_table(self) -> TableHook:
+    # --- tournaments (``server.tournament``): the default ruleset's tables are the
+    # runner's own; every other ruleset plays a table through these.
+
+    def tournament_settings(self, given: Mapping[str, Any],
+                            stored: Mapping[str, str] | None) -> dict[str, str]:
+        """The ruleset's own settings of a tournament, as stored (kept on resume)."""
+        return {}
+
+    def entry_command(self, argv: Sequence[str], io: str | None, where: str) -> tuple[str, ...]:
+        """How a bots file's entry is stored; ``io`` is its ``io`` key (None: absent)."""
+        if io is not None:
+            raise Unsupported(f"{where}: io = {io!r}: the {self.name} ruleset has one way "
+                              "to talk to bots")
+        return tuple(argv)
+
+    def fill_in_command(self, k: int) -> tuple[str, ...]:
+        raise self._unsupported("tournament")
+
+    def games_per_table(self, settings: Mapping[str, str]) -> int:
+        raise self._unsupported("tournament")
+
+    async def play_table(self, table: TableRequest) -> list[TableRow]:
         raise self._unsupported("tournament")
 
 
@@ -177,7 +198,30 @@ class VerifyReport:
         return not self.problems
 
 
-class TableHook(Protocol):
-    """How a tournament plays one table of this ruleset (``server.tournament``)."""
+@dataclass(frozen=True, slots=True)
+class TableRequest:
+    """One tournament table for ``Ruleset.play_table``: its players in table order
+    (name, stored command), its seed, its folder and the tournament's settings."""
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    players: Sequence[tuple[str, tuple[str, ...]]]
+    seed: int
+    root: Path
+    settings: Mapping[str, str]
+    sandbox: Any  # server.seats.Sandbox: how bot processes run
+    on_game: Any = None  # called with no argument after each game (progress)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One seat of one game of a table, as the tournament stores it."""
+
+    game: int  # 0-based in the table
+    group: int  # the wall: games of a group share it
+    deal: int  # the seat order's index within the group
+    seat: int
+    player: int  # index in the table
+    points: int
+    faulted: bool  # the game ended on this player's error or verdict
+    won: bool
+    drawn: bool  # nobody won
+    result: str  # how the game ended, one word (HU, HUANG, WA, TLE...)

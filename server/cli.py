@@ -432,6 +432,15 @@ def tournament(
     sandbox: Annotated[str | None, typer.Option(
         help=HELP["sandbox"] + RULE_NOTE.format("none"))] = None,
     work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,
+    ruleset: Annotated[str | None, typer.Option(
+        help=RULESET_HELP + RULE_NOTE.format(DEFAULT))] = None,
+    variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"] + " (stored)")] = None,
+    walls: Annotated[int | None, typer.Option(
+        min=1, max=4, help="botzone: walls per table [default: 4] (stored)")] = None,
+    orders: Annotated[int | None, typer.Option(
+        min=1, max=24, help="botzone: seat orders per wall [default: 4] (stored)")] = None,
+    time_limit: Annotated[float | None, typer.Option(
+        min=0.05, help=BOTZONE["time_limit"] + " (stored)")] = None,
 ) -> None:
     """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
     from server.tournament import FORMATS, EntriesError, default_jobs
@@ -446,7 +455,9 @@ def tournament(
                                   jobs=jobs or default_jobs(), seed=seed, hero=hero,
                                   hard_limit=hard_limit, join_limit=join_limit,
                                   mem_limit=mem_limit, cpu_limit=cpu_limit,
-                                  file_limit=file_limit, sandbox=sandbox, work_dir=work_dir)
+                                  file_limit=file_limit, sandbox=sandbox, work_dir=work_dir,
+                                  ruleset=ruleset, variant=variant, walls=walls,
+                                  orders=orders, time_limit=time_limit)
     except EntriesError as exc:
         refuse(exc)
     if bots is not None and bots.is_dir():

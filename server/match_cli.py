@@ -31,15 +31,15 @@ EXIT_TERMINATED = 143  # 128 + SIGTERM
 EVENTS_FILE = "server-events.jsonl"  # the match's structured log events, in its folder
 
 
-def _is_interrupt(exc: BaseException) -> bool:
+def is_interrupt(exc: BaseException) -> bool:
     if isinstance(exc, KeyboardInterrupt):
         return True
     if isinstance(exc, BaseExceptionGroup):
-        return any(_is_interrupt(e) for e in exc.exceptions)
+        return any(is_interrupt(e) for e in exc.exceptions)
     return False
 
 
-def _fresh_dir(parent: Path, name: str) -> Path:
+def fresh_dir(parent: Path, name: str) -> Path:
     """A new folder ``parent/name``, or ``name-2``, ``name-3``...: two matches started
     in the same second with the same seed must not write into one folder."""
     for n in itertools.count(1):
@@ -91,7 +91,7 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
     match_id = f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
     root = None
     if log_dir is not None:
-        root = _fresh_dir(log_dir, match_id)
+        root = fresh_dir(log_dir, match_id)
         match_id = root.name
     # The structured events go to the match folder; the console gets the account (-v).
     configure_logging(verbose, root / EVENTS_FILE if root is not None else None)
@@ -134,7 +134,7 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
         # Ctrl-C: the bots are killed and the finished hands kept.
         terminated = trio.run(until_sigterm, play)
     except BaseException as exc:
-        if not _is_interrupt(exc):
+        if not is_interrupt(exc):
             raise
         console.print(Text.assemble("\n", ("interrupted", "yellow"), ": every bot was stopped"
                                     + (f"; the finished hands are kept in {root}" if root

@@ -13,7 +13,9 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from rulesets.registry import DEFAULT, listing, load
 from server.console import configure_logging
+from server.errors import InputError
 from server.match import HandSummary
 from server.match_cli import until_sigterm
 from server.paths import output_folder
@@ -242,13 +244,18 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
         finally:
             store.close()
         options, sandbox = rules_from(settings, meta)
+        ruleset, ruleset_settings = ruleset_from(settings, meta)
         return TournamentConfig(
             tuple(entries), meta["format"], int(meta["seed"]), int(meta["rounds"]), out,
             groups=int(meta["groups"]), hands=int(meta["hands"]) if meta["hands"] else None,
             jobs=int(str(settings["jobs"])), hero=int(meta["hero"] or 0),
             remote=remote_for(entries, listen, tokens, resume=True), options=options,
-            sandbox=sandbox)
-    entries = load_entries(bots)
+            sandbox=sandbox, ruleset=ruleset, settings=ruleset_settings)
+    ruleset, ruleset_settings = ruleset_from(settings, None)
+    entries = load_entries(bots, ruleset)
+    if ruleset != DEFAULT and any(e.remote is not None for e in entries):
+        raise EntriesError(f"remote bots (tcp:NAME) play the default ruleset only, not "
+                           f"{ruleset}")
     remote = remote_for(entries, listen, tokens, resume)
     hero_name = settings.get("hero")
     hero = 0
@@ -269,7 +276,30 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
                             hands=None if settings.get("hands") is None
                             else int(str(settings["hands"])),
                             jobs=int(str(settings["jobs"])), hero=hero, remote=remote,
-                            options=options, sandbox=sandbox)
+                            options=options, sandbox=sandbox, ruleset=ruleset,
+                            settings=ruleset_settings)
+
+
+def ruleset_from(settings: dict[str, object], stored: dict[str, str] | None
+                 ) -> tuple[str, dict[str, str]]:
+    """The tournament's ruleset and its own settings: as given, or as stored on
+    ``--resume`` (a different ruleset given again is refused)."""
+    given = settings.get("ruleset")
+    name = str(given or DEFAULT) if stored is None else stored.get("ruleset", DEFAULT)
+    if stored is not None and given is not None and given != name:
+        raise EntriesError(f"--ruleset {given}: this tournament plays the {name} ruleset")
+    listing(name)  # an unknown name is refused here
+    if name == DEFAULT:
+        stray = [key for key in ("variant", "walls", "orders", "time_limit")
+                 if settings.get(key) is not None]
+        if stray:
+            raise EntriesError(f"--{stray[0].replace('_', '-')} is an option of another "
+                               "ruleset (--ruleset botzone), not of the default one")
+        return name, {}
+    try:
+        return name, load(name).tournament_settings(settings, stored)
+    except InputError as exc:
+        raise EntriesError(str(exc)) from None
 
 
 def nothing_to_resume(out: Path) -> str:

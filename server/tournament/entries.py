@@ -33,8 +33,9 @@ import sys
 import tomllib
 from pathlib import Path
 
+from rulesets.registry import DEFAULT, load
 from server.bots import BotCommandError, parse_command
-from server.errors import reason
+from server.errors import InputError, reason
 from server.remote import PREFIX, RemoteSetupError, check_name
 from server.tournament.store import Entry
 
@@ -45,17 +46,27 @@ class EntriesError(ValueError):
     """A bots file or folder that cannot be used."""
 
 
-def fill_in(k: int) -> Entry:
-    """The k-th house bot (0-based): the greedy sample AI with its own seed."""
+def fill_in(k: int, ruleset: str = DEFAULT) -> Entry:
+    """The k-th house bot (0-based): the greedy sample AI with its own seed (another
+    ruleset's own house bot: Botzone pads a field with its sample bot)."""
+    if ruleset != DEFAULT:
+        return Entry(FILL_IN_NAME.format(k + 1), load(ruleset).fill_in_command(k), True)
     return Entry(FILL_IN_NAME.format(k + 1),
                  (sys.executable, "-m", "sample_ai.greedy", "--seed", str(1000 + k)), True)
 
 
-def load_entries(path: Path) -> list[Entry]:
+def load_entries(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
+    """The bots of a tournament of ``ruleset``: a BOTS.toml entry may say its ruleset
+    (it must be the tournament's) and its ``io`` (how it talks, if the ruleset has
+    more than one way: Botzone's json or simple)."""
     if not path.exists():
         raise EntriesError(f"{path}: no such file or folder (BOTS is a bots file or a folder "
                            "of bots)")
-    entries = _from_folder(path) if path.is_dir() else _from_toml(path)
+    entries = _from_folder(path) if path.is_dir() else _from_toml(path, ruleset)
+    if path.is_dir() and ruleset != DEFAULT:
+        rules = load(ruleset)
+        entries = [Entry(e.name, rules.entry_command(e.command, None, f"{path}: {e.name}"))
+                   for e in entries]
     names = [e.name for e in entries]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -65,7 +76,7 @@ def load_entries(path: Path) -> list[Entry]:
     return entries
 
 
-def _from_toml(path: Path) -> list[Entry]:
+def _from_toml(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
     base = path.parent
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -84,14 +95,24 @@ def _from_toml(path: Path) -> list[Entry]:
                 else shlex.join(command)
         if not isinstance(command, str):
             raise EntriesError(f"{path}: bot {name!r} needs a command")
+        own = item.get("ruleset", ruleset)
+        if own != ruleset:
+            raise EntriesError(f"{path}: bot {name!r} plays the {own} ruleset, and this "
+                               f"tournament is of the {ruleset} ruleset (--ruleset)")
+        io = item.get("io")
+        if io is not None and not isinstance(io, str):
+            raise EntriesError(f"{path}: bot {name!r}: io must be a string")
         if command.strip().startswith(PREFIX):
             out.append(Entry(name, (_remote(path, name, command.strip()),)))
             continue
         try:
             argv = parse_command(_rebase(command, base))
-        except BotCommandError as exc:
-            raise EntriesError(f"{path}: bot {name!r}: {reason(exc)}") from None
-        out.append(Entry(name, tuple(argv)))
+            stored = tuple(argv) if ruleset == DEFAULT and io is None else \
+                load(ruleset).entry_command(argv, io, f"{path}: bot {name!r}")
+        except (BotCommandError, InputError) as exc:
+            raise EntriesError(f"{path}: bot {name!r}: {reason(exc)}"
+                               if isinstance(exc, BotCommandError) else str(exc)) from None
+        out.append(Entry(name, stored))
     seen: dict[str, str] = {}
     for entry in out:
         if (remote := entry.remote) is not None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +27,8 @@ from pathlib import Path
 import structlog
 import trio
 
+from rulesets.registry import DEFAULT, load
+from rulesets.seam import TableRequest
 from server.bots import Peer
 from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
 from server.remote import RemoteOptions, RemoteSeats, open_remote_seats
@@ -74,21 +76,28 @@ class TournamentConfig:
     options: TableOptions = field(default_factory=lambda: TableOptions(host_stalls=True))
     remote: RemoteOptions | None = None  # where remote entries connect, and their tokens
     sandbox: Sandbox = field(default_factory=Sandbox)  # how bot processes run
+    ruleset: str = DEFAULT  # the default's tables are this runner's own; others' play_table
+    settings: Mapping[str, str] = field(default_factory=dict)  # the ruleset's own, stored
 
     def meta(self) -> dict[str, str]:
+        ruleset = {} if self.ruleset == DEFAULT else {"ruleset": self.ruleset, **self.settings}
         return {"format": self.format, "seed": str(self.seed), "rounds": str(self.rounds),
                 "groups": str(self.groups), "hands": str(self.hands or ""),
                 "hero": str(self.hero if self.format == "gauntlet" else ""),
-                **rules_meta(self.options, self.sandbox)}
+                **rules_meta(self.options, self.sandbox), **ruleset}
 
     def fill_in_count(self) -> int:
         n = len(self.entries)
         return -(n - 1) % 3 if self.format == "gauntlet" else fill_ins(n)
 
     def all_entries(self) -> list[Entry]:
-        return [*self.entries, *(fill_in(k) for k in range(self.fill_in_count()))]
+        return [*self.entries,
+                *(fill_in(k, self.ruleset) for k in range(self.fill_in_count()))]
 
     def hands_per_table(self) -> int:
+        """Hands (or another ruleset's games) a table plays."""
+        if self.ruleset != DEFAULT:
+            return load(self.ruleset).games_per_table(self.settings)
         return min(16 * self.groups, self.hands or 16 * self.groups)
 
 
@@ -231,6 +240,9 @@ class Runner:
                 shutil.rmtree(root)
             root.parent.mkdir(parents=True, exist_ok=True)
             self.store.started(plan, root)
+            if c.ruleset != DEFAULT:
+                await self._ruleset_table(plan, root)
+                return
             players = tuple(Player(self.entries[e].name, self.entries[e].command)
                             for e in plan.players)
             config = MatchConfig(players, plan.seed, c.groups, root, c.options, "autoplay",
@@ -258,6 +270,39 @@ class Runner:
             self.store.finish(plan, player_results(plan, result, rows), rows, kinds)
             self.progress.tables_done += 1
             self._tell("table", plan)
+
+
+    async def _ruleset_table(self, plan: TablePlan, root: Path) -> None:
+        """A table of a ruleset behind the seam: the ruleset plays it, the store keeps
+        one row per seat and game, as for the default ruleset's hands."""
+        c = self.config
+        key = (plan.round, plan.table)
+        self.progress.running[key] = 0
+
+        def on_game() -> None:
+            self.progress.running[key] += 1
+            self.progress.hands_done += 1
+            self._tell("hand", plan)
+
+        request = TableRequest([(self.entries[e].name, self.entries[e].command)
+                                for e in plan.players], plan.seed, root, c.settings,
+                               c.sandbox, on_game)
+        try:
+            rows = await load(c.ruleset).play_table(request)
+        finally:
+            self.progress.running.pop(key, None)
+        hands = [HandRow(plan.round, plan.table, r.game, r.group, r.deal, r.seat,
+                         plan.players[r.player], r.points, 0, r.faulted, 0, r.won, r.drawn)
+                 for r in rows]
+        results = []
+        for player, entry in enumerate(plan.players):
+            mine = [r for r in rows if r.player == player]
+            results.append(PlayerResult(entry, sum(r.points for r in mine), 0,
+                                        sum(r.faulted for r in mine), sum(r.won for r in mine),
+                                        sum(r.drawn for r in mine), 0, len(mine)))
+        self.store.finish(plan, results, hands, [r.result for r in rows])
+        self.progress.tables_done += 1
+        self._tell("table", plan)
 
 
 def hand_rows(plan: TablePlan, result: MatchResult) -> tuple[list[HandRow], list[str]]:

@@ -1,0 +1,207 @@
+"""Playing Botzone games from the command line: ``match`` and ``check-bot``.
+
+The shell's turn driver plays the judge (``server.turn_match``) with Botzone
+bots (``server.botzone_bots``); this module only turns the options into a
+match: its players, its plan (``formats``), the bots' limits and the log
+folder.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rulesets.botzone import formats
+from rulesets.botzone.ruleset import (
+    DEFAULT_MEMORY_MB,
+    VARIANTS,
+    BotzoneRules,
+    game_header,
+    parse_initdata,
+)
+from rulesets.seam import CommandArgs, GamePlan, TableRequest, TableRow
+from server.errors import InputError
+
+if TYPE_CHECKING:
+    from server.seats import Sandbox
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_ai" / "botzone"
+CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
+
+
+def variant_of(args: CommandArgs) -> str:
+    variant = str(args.get("variant", "classic"))
+    if variant not in VARIANTS:
+        raise InputError(f"--variant must be {' or '.join(VARIANTS)}, not {variant!r}")
+    return variant
+
+
+def plans_of(args: CommandArgs, seed: int) -> tuple[str, list[GamePlan]]:
+    fmt = str(args.get("format", "one"))
+    if fmt not in formats.FORMATS:
+        raise InputError(f"--format must be {' or '.join(formats.FORMATS)} in the botzone "
+                         f"ruleset, not {fmt!r}")
+    if fmt == "one":
+        for name in ("walls", "orders"):
+            if name in args.given:
+                raise InputError(f"--{name} is for --format duplicate")
+        initdata = parse_initdata(args["initdata"]) if args.get("initdata") else None
+        return fmt, formats.one_game(seed, initdata)
+    if args.get("initdata"):
+        raise InputError("--initdata is for one game (--format one): a duplicate match "
+                         "makes its walls from --seed")
+    return fmt, formats.duplicate(seed, int(args.get("walls", 4)), int(args.get("orders", 24)))
+
+
+class Bots:
+    """How every player's bot is started: its spec, limits and sandbox."""
+
+    def __init__(self, specs: Sequence[str], time_limit: float, sandbox: Sandbox) -> None:
+        from server.botzone_bots import BotzoneLimits, parse_spec
+
+        self.specs = [parse_spec(spec) for spec in specs]
+        self.limits = BotzoneLimits(base_seconds=time_limit)
+        self.sandbox = sandbox
+        self.globaldata: list[str] = ["" for _ in specs]
+
+    @classmethod
+    def from_args(cls, specs: Sequence[str], args: CommandArgs,
+                  work_dir: Path | None = None) -> Bots:
+        from server.sandbox import BotLimits, SandboxError
+        from server.seats import Sandbox
+
+        memory = args["mem_limit"] if "mem_limit" in args.given else DEFAULT_MEMORY_MB
+        sandbox = Sandbox(BotLimits(memory or None, args["cpu_limit"] or None,
+                                    args["file_limit"] or None), args["sandbox"], work_dir)
+        try:
+            sandbox.check()
+        except SandboxError as exc:
+            raise InputError(str(exc)) from None
+        return cls(specs, float(args.get("time_limit", 1.0)), sandbox)
+
+    def opener(self, player: int, seat: int, plan: GamePlan,
+               stderr: Path | None) -> AbstractAsyncContextManager[Any]:
+        from server.botzone_bots import open_botzone_bot
+
+        return open_botzone_bot(self.specs[player], label=f"player {player + 1}",
+                                limits=self.limits, sandbox=self.sandbox, stderr_path=stderr,
+                                globaldata=self.globaldata, slot=player)
+
+
+def run_match(args: CommandArgs) -> int:
+    from server.cli import stop_earlier_bots
+    from server.console import configure_logging
+    from server.paths import output_folder
+    from server.turn_match import TurnMatch, TurnPlayer
+    from server.turn_match_cli import match_folder, run_turn_match_cli
+
+    specs: list[str] = list(args["ais"])
+    if len(specs) != 4:
+        raise InputError(f"need exactly 4 bots, got {len(specs)}")
+    variant = variant_of(args)
+    seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
+    fmt, plans = plans_of(args, seed)
+    bots = Bots.from_args(specs, args, args["work_dir"])
+    root = None
+    if args["debug"]:
+        root = match_folder(output_folder(args["log_dir"], "--log-dir"), "botzone", seed)
+    match = TurnMatch("botzone", [TurnPlayer(spec, spec) for spec in specs], plans,
+                      BotzoneRules(variant), bots.opener, root,
+                      meta={"variant": variant, "format": fmt, "seed": seed,
+                            "time_limit": bots.limits.base_seconds},
+                      header=game_header)
+    configure_logging(False)
+    stop_earlier_bots()
+    return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed)
+
+
+def check_bot(args: CommandArgs) -> int:
+    """Play a few games of one bot against the sample bots; report every verdict that
+    was not OK and every wrong answer, with the request that caused it."""
+    import trio
+    from rich.console import Console
+
+    from server.cli import stop_earlier_bots
+    from server.console import configure_logging
+    from server.say import one_line
+    from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
+
+    cmd: str = args["cmd"]
+    variant = variant_of(args)
+    games = int(args.get("games", 2))
+    seed = int(args["seed"])
+    opponents = [f"json:python3 {SAMPLES / name}" for name in CHECK_OPPONENTS]
+    specs = [cmd, *opponents]
+    bots = Bots.from_args(specs, args)
+    plans = []
+    for n in range(games):
+        order = tuple((k - n) % 4 for k in range(4))  # the bot moves one seat each game
+        plans.append(GamePlan(n + 1, n + 1, order, {"srand": formats.derived_srand(seed, n)},
+                              f"game {n + 1}"))
+    match = TurnMatch("botzone", [TurnPlayer(s, s) for s in specs], plans,
+                      BotzoneRules(variant), bots.opener, None, header=game_header)
+    configure_logging(False)
+    stop_earlier_bots()
+    result = trio.run(run_turn_match, match)
+    out = Console(soft_wrap=True, highlight=False, emoji=False)
+    problems = 0
+    for plan, record in zip(plans, result.records, strict=True):
+        seat = plan.order.index(0)
+        line = BotzoneRules(variant).game_line(record, ["your bot" if p == 0 else f"sample {p}"
+                                                        for p in plan.order])
+        out.print(f"game {plan.number} (your bot in seat {seat}): {line}", markup=False)
+        turns = record["players"][seat]
+        for k, item in enumerate(turns):
+            if item is not None and item["verdict"] != "OK":
+                problems += 1
+                out.print(f"  turn {k}: {item['verdict']}: {item['cause']} (request "
+                          f"{one_line(item['request'], 60)!r})", markup=False)
+        display = formats.finish(record)
+        if display.get("player") == seat and display.get("action") in ("WA", "WH"):
+            problems += 1
+            last = next(i for i in reversed(turns) if i is not None)
+            out.print(f"  {display['action']}: answered {one_line(str(last['response']), 60)!r}"
+                      f" to {one_line(last['request'], 60)!r}", markup=False)
+    out.print(f"{games} game(s), {problems} problem(s)", markup=False)
+    return 0 if problems == 0 else 1
+
+
+TOURNAMENT_DEFAULTS = {"variant": "classic", "walls": "4", "orders": "4", "time_limit": "1.0"}
+
+
+async def play_table(table: TableRequest) -> list[TableRow]:
+    """A tournament table: a duplicate match of its four players (the tournament's
+    walls and seat orders, walls from the table's seed); one row per seat and game."""
+    from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
+
+    settings = {**TOURNAMENT_DEFAULTS, **table.settings}
+    plans = formats.duplicate(table.seed, int(settings["walls"]), int(settings["orders"]))
+    specs = [command[0] for _, command in table.players]
+    bots = Bots(specs, float(settings["time_limit"]), table.sandbox)
+    match = TurnMatch("botzone", [TurnPlayer(name, spec) for (name, _), spec in
+                                  zip(table.players, specs, strict=True)], plans,
+                      BotzoneRules(settings["variant"]), bots.opener, table.root,
+                      meta={"variant": settings["variant"], "format": "duplicate",
+                            "seed": table.seed, "time_limit": bots.limits.base_seconds},
+                      header=game_header)
+
+    def on_game(plan: GamePlan, record: dict[str, Any]) -> None:
+        if table.on_game is not None:
+            table.on_game()
+
+    result = await run_turn_match(match, on_game)
+    rows: list[TableRow] = []
+    per_group: dict[int, int] = {}
+    for game, (plan, record) in enumerate(zip(plans, result.records, strict=True)):
+        deal = per_group.get(plan.group, 0)
+        per_group[plan.group] = deal + 1
+        winner, offender = formats.winner_and_offender(record)
+        action = str(formats.finish(record).get("action", "unfinished"))
+        scores = record.get("scores") or [0, 0, 0, 0]
+        for seat, player in enumerate(plan.order):
+            rows.append(TableRow(game, plan.group, deal, seat, player, int(scores[seat]),
+                                 offender == seat, winner == seat, action == "HUANG", action))
+    return rows

@@ -1,0 +1,230 @@
+"""Botzone's Chinese Standard Mahjong behind the ruleset seam.
+
+The pure side is ``rulesets.botzone.judge`` (the official judge's rules, both
+variants), ``formats`` (one game, the IJCAI duplicate) and ``view`` (a game
+step by step); the shell's turn driver (``server.turns``,
+``server.turn_match``) plays it with Botzone bots (``server.botzone_bots``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rulesets.botzone import formats
+from rulesets.seam import (
+    CommandArgs,
+    GamePlan,
+    Ruleset,
+    StandingRow,
+    TableRequest,
+    TableRow,
+    TurnGame,
+    VerifyReport,
+)
+from server.errors import InputError
+
+VARIANTS = ("classic", "duplicate")
+SANDBOX = frozenset({"mem_limit", "cpu_limit", "file_limit", "sandbox"})
+BOTS = frozenset({"time_limit"}) | SANDBOX
+DEFAULT_MEMORY_MB = 256  # Botzone's limit
+ERRORS_SAID = {"WA": "a wrong answer", "WH": "a wrong HU (not a win of 8 fans)"}
+
+
+def read_record(path: Path) -> dict[str, Any]:
+    """A game record: our ``game.json`` or a game judged on Botzone (the data files)."""
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: not a game record ({exc})") from None
+    if not isinstance(value, dict) or not {"judge", "players"} <= value.keys():
+        raise InputError(f"{path}: not a Botzone game record (no judge and players)")
+    return value
+
+
+def is_match_folder(path: Path) -> bool:
+    from server.turn_match import MATCH_FILE
+
+    try:
+        meta = json.loads((path / MATCH_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("ruleset") == "botzone"
+
+
+def parse_initdata(text: str) -> dict[str, Any]:
+    """``--initdata``: Botzone's initdata as JSON text, or a file holding it."""
+    source = text
+    if not text.lstrip().startswith("{"):
+        try:
+            source = Path(text).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"--initdata {text}: neither JSON nor a readable file "
+                             f"({exc.strerror})") from None
+    try:
+        value = json.loads(source)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"--initdata: not JSON ({exc.msg} at character {exc.pos})") from None
+    if isinstance(value, dict) and "initdata" in value:  # a whole game record: its initdata
+        value = value["initdata"]
+    if not isinstance(value, dict):
+        raise InputError("--initdata: not a JSON object (srand, quan, walltiles)")
+    return value
+
+
+class BotzoneRules:
+    """The pure hooks of the shell's turn-based match (``rulesets.seam.TurnRules``)."""
+
+    def __init__(self, variant: str) -> None:
+        self.variant = variant
+
+    def new_game(self, plan: GamePlan) -> TurnGame:
+        from rulesets.botzone.judge import Judge
+
+        game: TurnGame = Judge(self.variant, plan.setup)
+        return game
+
+    def standings(self, plans: Sequence[GamePlan], records: Sequence[Mapping[str, Any]],
+                  players: int) -> list[StandingRow]:
+        return formats.standings(plans, records, players)
+
+    def game_line(self, record: Mapping[str, Any], names: Sequence[str]) -> str:
+        return game_line(record, names)
+
+
+def game_header(game: Any) -> dict[str, Any]:
+    return {"variant": game.variant, "initdata": game.initdata}
+
+
+def game_line(record: Mapping[str, Any], names: Sequence[str]) -> str:
+    display = formats.finish(record)
+    scores = record.get("scores")
+    action = display.get("action")
+    if not display:
+        return "not finished"
+    tail = f"; scores {' '.join(str(s) for s in scores)}" if scores else ""
+    if action == "HUANG":
+        return "draw (HUANG)" + tail
+    seat = display.get("player")
+    who = f"seat {seat} ({names[seat]})" if isinstance(seat, int) and seat < len(names) \
+        else f"seat {seat}"
+    if action == "HU":
+        return f"HU by {who}, {display.get('fanCnt')} fan" + tail
+    if action in ERRORS_SAID:
+        return f"{action} by {who}: {ERRORS_SAID[action]}" + tail
+    cause = ""
+    players = record.get("players") or []
+    if isinstance(seat, int) and seat < len(players) and players[seat]:
+        last = players[seat][-1] or {}
+        cause = f": {last.get('cause')}" if last.get("cause") else ""
+    return f"{action} by {who}{cause}" + tail
+
+
+class BotzoneRuleset(Ruleset):
+    name = "botzone"
+    title = "Botzone's Chinese Standard Mahjong"
+    variants = VARIANTS
+    options: ClassVar = {
+        "match": frozenset({"verbose", "debug", "seed", "log_dir", "variant", "format", "walls",
+                            "orders", "initdata", "work_dir"}) | BOTS,
+        "check-bot": frozenset({"seed", "variant", "games"}) | BOTS,
+        "replay": frozenset({"at", "codes", "html_out"}),
+        "report": frozenset({"html_out"}),
+    }
+
+    def owns(self, path: Path) -> bool:
+        if path.is_dir():
+            return is_match_folder(path) or (path / "game.json").exists()
+        if path.suffix != ".json":
+            return False
+        try:
+            read_record(path)
+        except InputError:
+            return False
+        return True
+
+    def match(self, args: CommandArgs) -> int:
+        from rulesets.botzone.play import run_match
+
+        return run_match(args)
+
+    def check_bot(self, args: CommandArgs) -> int:
+        from rulesets.botzone.play import check_bot
+
+        return check_bot(args)
+
+    def verify(self, path: Path) -> VerifyReport:
+        from rulesets.botzone.verify import verify_path
+
+        return verify_path(path)
+
+    def replay(self, args: CommandArgs) -> int:
+        from rich.console import Console
+
+        from rulesets.botzone.view import show_game, write_game_page
+        from server.paths import output_file
+
+        path: Path = args["path"]
+        record = read_record(path / "game.json" if path.is_dir() else path)
+        console = Console(emoji=False)
+        if args["html_out"] is not None:
+            write_game_page(record, output_file(args["html_out"], "--html"))
+            console.print(f"wrote {args['html_out']}", markup=False)
+            return 0
+        codes = args["codes"]
+        glyphs = (console.is_terminal and (console.encoding or "").lower().startswith("utf")) \
+            if codes is None else not codes
+        show_game(record, args["at"], not glyphs, console)
+        return 0
+
+    def report(self, args: CommandArgs) -> int:
+        from rulesets.botzone.report import write_report
+
+        return write_report(args["path"], args["html_out"])
+
+    def tournament_settings(self, given: Mapping[str, Any],
+                            stored: Mapping[str, str] | None) -> dict[str, str]:
+        from rulesets.botzone.play import TOURNAMENT_DEFAULTS
+
+        settings = dict(TOURNAMENT_DEFAULTS)
+        settings.update({k: v for k, v in (stored or {}).items() if k in settings})
+        for key in settings:
+            value = given.get(key)
+            if value is None:
+                continue
+            if stored is not None and str(value) != stored.get(key, settings[key]):
+                raise InputError(f"--{key.replace('_', '-')} {value}: this tournament is "
+                                 f"played with {stored.get(key)}; a resume keeps it")
+            settings[key] = str(value)
+        if settings["variant"] not in VARIANTS:
+            raise InputError(f"--variant must be {' or '.join(VARIANTS)}")
+        return settings
+
+    def entry_command(self, argv: Sequence[str], io: str | None, where: str) -> tuple[str, ...]:
+        import shlex
+
+        mode = io or "json"
+        if mode not in ("json", "simple"):
+            raise InputError(f"{where}: io = {io!r}: a Botzone bot talks json or simple")
+        return (f"{mode}:{shlex.join(argv)}",)
+
+    def fill_in_command(self, k: int) -> tuple[str, ...]:
+        import shlex
+        import sys
+
+        from rulesets.botzone.play import SAMPLES
+
+        return (f"json:{shlex.join([sys.executable, str(SAMPLES / 'random_bot.py')])}",)
+
+    def games_per_table(self, settings: Mapping[str, str]) -> int:
+        return int(settings.get("walls", 4)) * int(settings.get("orders", 4))
+
+    async def play_table(self, table: TableRequest) -> list[TableRow]:
+        from rulesets.botzone.play import play_table
+
+        return await play_table(table)
+
+
+RULESET = BotzoneRuleset()

@@ -1,0 +1,131 @@
+"""``server verify`` for Botzone games: re-judge each game from its log.
+
+A game is re-judged from its settled initdata and the recorded verdicts and
+responses (``judge.rejudge``); every turn's requests to every seat, the
+judge's whole output (``display`` included) and the final scores must equal
+what was recorded. A game judged on Botzone (the data files' format) is
+checked the same way. For a match folder, the scoresheet's rows and the
+standings in ``match.json`` are recomputed from the games too.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rulesets.botzone import formats
+from rulesets.seam import GamePlan, VerifyReport
+from server.errors import InputError
+
+
+def _short(value: object, limit: int = 300) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def verify_record(record: Mapping[str, Any], label: str, report: VerifyReport) -> None:
+    from rulesets.botzone.judge import rejudge
+
+    recorded: list[Any] = list(record.get("judge") or [])
+    players: list[list[Any]] = list(record.get("players") or [])
+    report.checked.append(label)
+    if not recorded or recorded[-1].get("command") != "finish":
+        report.notes.append(f"{label}: the game did not finish ({len(recorded)} turn(s) "
+                            "recorded); checked as far as it went")
+    try:
+        outputs = rejudge(record)
+    except Exception as exc:  # a record the judge cannot even start from is a disagreement
+        report.problems.append(f"{label}: cannot be re-judged: {exc}")
+        return
+    for k, expected in enumerate(outputs[:len(recorded)]):
+        content = expected.get("content", {})
+        for seat, turns in enumerate(players):
+            if k < len(turns) and turns[k] is not None and expected.get("command") == "request" \
+                    and turns[k].get("request") != content.get(str(seat)):
+                report.problems.append(
+                    f"{label}: turn {k}, seat {seat}: recorded request "
+                    f"{turns[k].get('request')!r}, the judge sends {content.get(str(seat))!r}")
+                return
+        if recorded[k] != expected:
+            report.problems.append(f"{label}: turn {k}: the judge's output differs: recorded "
+                                   f"{_short(recorded[k])}, re-judged {_short(expected)}")
+            return
+    if len(outputs) < len(recorded):
+        report.problems.append(f"{label}: the judge finishes after {len(outputs)} turn(s), "
+                               f"the record goes on to {len(recorded)}")
+        return
+    if len(outputs) > len(recorded) and recorded and recorded[-1].get("command") == "finish":
+        report.problems.append(f"{label}: recorded {len(recorded)} turn(s), re-judged "
+                               f"{len(outputs)}")
+        return
+    final = outputs[-1]
+    if final.get("command") == "finish" and len(outputs) == len(recorded):
+        scores = [final["content"][str(s)] for s in range(4)]
+        if record.get("scores") is not None and list(record["scores"]) != scores:
+            report.problems.append(f"{label}: scores recorded {record['scores']}, "
+                                   f"re-judged {scores}")
+
+
+def _load(path: Path) -> dict[str, Any]:
+    from rulesets.botzone.ruleset import read_record
+
+    return read_record(path)
+
+
+def verify_match(root: Path, report: VerifyReport) -> None:
+    from server.turn_match import GAME_FILE, GAMES, MATCH_FILE, SCORESHEET, player_scores
+
+    meta = json.loads((root / MATCH_FILE).read_text(encoding="utf-8"))
+    plans = [GamePlan(p["number"], p["group"], tuple(p["order"]), p["setup"], p["label"])
+             for p in meta.get("plan", [])]
+    records: list[dict[str, Any]] = []
+    for plan in plans:
+        path = root / GAMES / f"{plan.number:03d}" / GAME_FILE
+        if not path.exists():
+            break
+        record = _load(path)
+        verify_record(record, f"{path.relative_to(root)}", report)
+        records.append(record)
+    if len(records) < len(plans):
+        report.notes.append(f"{root}: {len(records)} of {len(plans)} game(s) were played")
+    sheet = root / SCORESHEET
+    if sheet.exists():
+        with sheet.open(encoding="utf-8", newline="") as handle:
+            rows = list(csv.reader(handle))[1:]
+        for number, (row, plan, record) in enumerate(zip(rows, plans, records, strict=False),
+                                                     start=2):
+            expected = [str(s) for s in player_scores(plan, record)]
+            if row[3:] != expected:
+                report.problems.append(f"{SCORESHEET}:{number}: scores {row[3:]}, the games "
+                                       f"say {expected}")
+        if len(rows) != len(records):
+            report.problems.append(f"{SCORESHEET}: {len(rows)} row(s) for {len(records)} "
+                                   "game(s)")
+    if meta.get("completed"):
+        names = [p["name"] for p in meta["players"]]
+        again = [{"place": r.place, "name": names[r.player], "player": r.player,
+                  "points": r.points, "score": r.score, "games": r.games, "wins": r.wins,
+                  "penalties": r.penalties}
+                 for r in formats.standings(plans[:len(records)], records, len(names))]
+        if again != meta.get("standings"):
+            report.problems.append(f"{MATCH_FILE}: standings {_short(meta.get('standings'))}"
+                                   f", recomputed {_short(again)}")
+        report.checked.append(MATCH_FILE)
+
+
+def verify_path(path: Path) -> VerifyReport:
+    from rulesets.botzone.ruleset import is_match_folder
+
+    report = VerifyReport()
+    if path.is_dir() and is_match_folder(path):
+        verify_match(path, report)
+    elif path.is_dir() and (path / "game.json").exists():
+        verify_record(_load(path / "game.json"), str(path), report)
+    elif path.is_file():
+        verify_record(_load(path), str(path), report)
+    else:
+        raise InputError(f"{path}: not a Botzone match folder or game record")
+    return report
