@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -318,8 +318,9 @@ def check_bot(
 
 @app.command()
 def replay(
-    hand: Annotated[Path, typer.Argument(help="A hand folder written with -d, or an "
-                                         "original-format .log file")],
+    hand: Annotated[Path, typer.Argument(help="A hand folder written with -d, an "
+                                         "original-format .log file, or a Botzone game "
+                                         "record (game.json or its folder)")],
     at: Annotated[int | None, typer.Option(help="Show the table at step N only")] = None,
     codes: Annotated[bool | None, typer.Option("--codes/--glyphs",
                                                help="Tile codes or Unicode tile glyphs "
@@ -332,9 +333,14 @@ def replay(
                                             "the lines --seat received, compare answers")] = None,
 ) -> None:
     """Show a recorded hand step by step: hands, melds, discards, claims, result."""
+    from server.botzone_replay import read_record
     from server.replay_cmd import HandFileError, load_hand, print_replay
 
     console = Console(emoji=False)
+    if (record := read_record(hand)) is not None:
+        _replay_botzone(hand, record, at, codes, html_out, bot is not None or seat is not None,
+                        console)
+        return
     if bot is not None or seat is not None:
         raise typer.Exit(_replay_bot(hand, seat, bot, console))
     if html_out is not None:
@@ -371,6 +377,22 @@ def verify(
     state = "all agree" if report.ok else f"{len(report.problems)} disagreement(s)"
     console.print(f"checked {len(report.checked)} item(s): {state}")
     raise typer.Exit(0 if report.ok else 1)
+
+
+def _replay_botzone(path: Path, record: dict[str, Any], at: int | None, codes: bool | None,
+                    html_out: Path | None, to_bot: bool, console: Console) -> None:
+    """``server replay`` of a Botzone game record (a game.json or a data file)."""
+    from server.botzone_page import write_game_page
+    from server.botzone_replay import show_game, view_of
+
+    if to_bot:
+        refuse("--seat and --bot replay a hand of the default ruleset, not a Botzone game")
+    view = view_of(record, str(path))
+    if html_out is not None:
+        write_game_page(view, output_file(html_out, "--html"), title=f"Botzone game {path.name}")
+        console.print(f"wrote {html_out}", markup=False)
+        return
+    show_game(view, at, codes, console, where=str(path))
 
 
 def _replay_bot(hand: Path, seat: int | None, bot: str | None, console: Console) -> int:
