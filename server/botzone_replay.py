@@ -59,7 +59,8 @@ def tile_text(code: str, glyphs: bool) -> str:
 
 
 def tiles_text(codes: tuple[str, ...] | list[str], glyphs: bool) -> str:
-    return " ".join(tile_text(c, glyphs) for c in codes)
+    """Codes apart, glyphs side by side (the default replay's look)."""
+    return ("" if glyphs else " ").join(tile_text(c, glyphs) for c in codes)
 
 
 def read_record(path: Path) -> dict[str, Any] | None:
@@ -111,7 +112,7 @@ def _discards_text(discards: tuple[Discard, ...], glyphs: bool) -> Text:
         if d.taken_by is None:
             text.append(tile_text(d.tile, glyphs))
         else:
-            text.append(f"{tile_text(d.tile, glyphs)}>{d.taken_by}", style="dim")
+            text.append(f"{tile_text(d.tile, glyphs)}>{d.taken_by}", style="dim strike")
     return text
 
 
@@ -145,11 +146,11 @@ def render_state(view: GameView, state: TableState, glyphs: bool) -> Table:
         if drawn is not None:
             concealed += "  + " + tile_text(drawn, glyphs)
         style = "bold" if state.actor == seat else ""
-        row: list[Text | str] = [
-            Text(label, style=style), concealed,
-            "  ".join(_meld_text(m, glyphs) for m in state.melds[seat]),
-            tiles_text(state.flowers[seat], glyphs),
-            _discards_text(state.discards[seat], glyphs)]
+        # Text throughout: what a record holds is never read as rich markup
+        row = [Text(label, style=style), Text(concealed),
+               Text("  ".join(_meld_text(m, glyphs) for m in state.melds[seat])),
+               Text(tiles_text(state.flowers[seat], glyphs)),
+               _discards_text(state.discards[seat], glyphs)]
         if state.answers:
             a = state.answers[seat]
             row.append(Text(f"{one_line(a.request, 80)} → {answer_text(a)}"))
@@ -170,7 +171,7 @@ def render_result(view: GameView, result: Result | None) -> Table:
         for col in ("fan", "in English", "value", "count"):
             fans.add_column(col)
         for f in result.fans:
-            fans.add_row(f.chinese, f.english, str(f.value), f"×{f.count}")
+            fans.add_row(Text(f.chinese), Text(f.english), str(f.value), f"×{f.count}")
         table.add_row("fans", fans)
     if result.fan_total is not None:
         table.add_row("fan total", str(result.fan_total))

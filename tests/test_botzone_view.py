@@ -322,3 +322,15 @@ def test_game_page_opens_at_its_address_step_and_shows_flowers(tmp_path: Path) -
         assert page.locator("#seat2 .flowers .tile").count() == 1
         assert page.inner_text("#wall") == "85"
         assert errors == []
+
+
+@needs_data
+def test_names_and_answers_from_a_record_are_shown_as_they_are_never_as_markup() -> None:
+    record = json.loads(json.dumps(_record(_file("c13"))))
+    record["names"] = ["[/x]", "[bold]b", ":ghost:", "d"]
+    record["players"][3][-1]["response"] = "PLAY [/J3]"
+    out = io.StringIO()
+    show_game(record, None, True, Console(file=out, width=200, color_system=None,
+                                         emoji=False))
+    text = out.getvalue()
+    assert "[/x]" in text and "[bold]b" in text and "PLAY [/J3]" in text
