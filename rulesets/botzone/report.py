@@ -22,7 +22,7 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 def write_report(root: Path, out: Path) -> int:
     from rich.console import Console
 
-    from rulesets.botzone.view import write_game_page
+    from rulesets.botzone.page import write_game_page
     from server.html_pages import page
     from server.paths import output_file
     from server.turn_match import GAME_FILE, GAMES, MATCH_FILE

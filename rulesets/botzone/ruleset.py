@@ -33,15 +33,32 @@ DEFAULT_MEMORY_MB = 256  # Botzone's limit
 ERRORS_SAID = {"WA": "a wrong answer", "WH": "a wrong HU (not a win of 8 fans)"}
 
 
-def read_record(path: Path) -> dict[str, Any]:
-    """A game record: our ``game.json`` or a game judged on Botzone (the data files)."""
+def find_record(path: Path) -> dict[str, Any] | None:
+    """The game record in a ``.json`` file or a game folder's ``game.json``; None if
+    there is none or the JSON is of another kind. A file that is no JSON at all is
+    bad input."""
+    from rulesets.botzone.view import is_botzone_record
+
+    file = path / "game.json" if path.is_dir() else path
+    if not file.is_file() or file.suffix != ".json":
+        return None
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: not a game record ({exc})") from None
-    if not isinstance(value, dict) or not {"judge", "players"} <= value.keys():
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise InputError(f"{file}: not a UTF-8 text file") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{file}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    except OSError as exc:
+        raise InputError(f"{file}: {exc.strerror}") from None
+    return data if is_botzone_record(data) else None
+
+
+def read_record(path: Path) -> dict[str, Any]:
+    """A game record: our ``game.json`` (or its folder) or a game judged on Botzone."""
+    record = find_record(path)
+    if record is None:
         raise InputError(f"{path}: not a Botzone game record (no judge and players)")
-    return value
+    return record
 
 
 def is_match_folder(path: Path) -> bool:
@@ -135,15 +152,14 @@ class BotzoneRuleset(Ruleset):
     }
 
     def owns(self, path: Path) -> bool:
-        if path.is_dir():
-            return is_match_folder(path) or (path / "game.json").exists()
-        if path.suffix != ".json":
-            return False
+        """A Botzone match folder, a game folder or record; a ``.json`` file that is
+        no JSON too, so that replay and verify say so."""
+        if path.is_dir() and is_match_folder(path):
+            return True
         try:
-            read_record(path)
+            return find_record(path) is not None
         except InputError:
-            return False
-        return True
+            return True
 
     def match(self, args: CommandArgs) -> int:
         from rulesets.botzone.play import run_match
@@ -163,20 +179,19 @@ class BotzoneRuleset(Ruleset):
     def replay(self, args: CommandArgs) -> int:
         from rich.console import Console
 
-        from rulesets.botzone.view import show_game, write_game_page
+        from rulesets.botzone.page import write_game_page
+        from rulesets.botzone.replay import show_game, view_of
         from server.paths import output_file
 
         path: Path = args["path"]
-        record = read_record(path / "game.json" if path.is_dir() else path)
+        view = view_of(read_record(path), str(path))
         console = Console(emoji=False)
         if args["html_out"] is not None:
-            write_game_page(record, output_file(args["html_out"], "--html"))
+            write_game_page(view, output_file(args["html_out"], "--html"),
+                            title=f"Botzone game {path.name}")
             console.print(f"wrote {args['html_out']}", markup=False)
             return 0
-        codes = args["codes"]
-        glyphs = (console.is_terminal and (console.encoding or "").lower().startswith("utf")) \
-            if codes is None else not codes
-        show_game(record, args["at"], not glyphs, console)
+        show_game(view, args["at"], args["codes"], console, where=str(path))
         return 0
 
     def report(self, args: CommandArgs) -> int:
