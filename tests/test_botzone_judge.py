@@ -402,6 +402,27 @@ def test_a_verdict_on_the_first_turn_keeps_strlen_in_the_finish(variant: str) ->
         game.step(replies(game))
 
 
+# --- the 4th tile -----------------------------------------------------------------------
+
+CLOSED_B3 = "W1 W2 W3 W4 W5 W6 W7 W8 W9 T5 T5 B2 B4"  # 清龙, a closed wait on B3
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize(("visible", "last_tile"), [(3, True), (2, False)])
+def test_a_win_on_a_tile_with_exactly_three_copies_visible_is_a_last_tile(
+    variant: str, visible: int, last_tile: bool,
+) -> None:
+    draws = [(seat, "B3" if seat < visible else "J3") for seat in range(3)] + [(3, "B3")]
+    game = judge(variant, wall(variant, [
+        SEAT0, tiles("B5 B6 B7 B8 T9 T9 F4 F4 J3 J3 B9 B9 B1"),
+        tiles("B2 B2 T4 T4 T4 W9 W9 J1 J2 F1 F3 T6 T7"), tiles(CLOSED_B3),
+    ], draws))
+    play_until(game, "DRAW", 3)
+    display = play(game, {3: "HU"})["display"]
+    assert display["action"] == "HU"
+    assert ("和绝张" in [fan["name"] for fan in display["fan"]]) is last_tile
+
+
 # --- the 8-fan minimum --------------------------------------------------------------------
 
 EIGHT = "T1 T1 T1 W3 W4 W5 W4 W5 W6 T4 T5 T6 T7"  # + T7 self-drawn: exactly 8 fan
@@ -494,10 +515,8 @@ def test_a_missing_calculator_names_the_package_and_the_install_command(
 ) -> None:
     monkeypatch.setitem(sys.modules, "MahjongGB", None)
     monkeypatch.setattr(fans, "_calculator", None)
-    game = Judge("classic", {"srand": 1})
-    play(game)  # INIT and DEAL need no calculator
     with pytest.raises(fans.CalculatorMissing) as caught:
-        play(game)  # the first draw evaluates canHu
+        Judge("classic", {"srand": 1})
     message = str(caught.value)
     assert "PyMahjongGB" in message
     assert "pip install 'mahjong-match-server[botzone]'" in message

@@ -22,7 +22,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from rulesets.botzone.fans import Fan, Pack, calculate
+from rulesets.botzone.fans import Fan, Pack, calculate, calculator
 from rulesets.botzone.tiles import (
     TILE_SET,
     check_variant,
@@ -75,6 +75,7 @@ class Judge:
         self, variant: str, initdata: Mapping[str, object] | None, *, now: int | None = None
     ) -> None:
         check_variant(variant)
+        calculator()  # a missing PyMahjongGB is known before the game starts
         settled = settle(variant, initdata, int(time.time()) if now is None else now)
         self.variant = variant
         self.duplicate = variant == "duplicate"
