@@ -94,11 +94,13 @@ class Judge:
         self._last_tile = ""
         self._last_op = ""
         self._tile_chi = ""
-        # Kong flags as the official judge keeps them: "cur" set by this turn's kong,
-        # moved to "last" at the end of every draw turn (SPEC section 4, isAboutKong).
+        # Kong flags as the official judge keeps them (SPEC section 4, isAboutKong). A kong
+        # on one's own draw sets "cur", moved to "last" when its draw turn ends; a claimed
+        # kong's "cur" lasts until the end of the next draw turn. (The judge's lastGANG is
+        # never read and left out.)
         self._cur_bugang = self._last_bugang = False
-        self._cur_gang = self._last_gang = False
         self._cur_angang = self._last_angang = False
+        self._cur_gang = False
         self._shown: dict[str, int] = {}
         self._display: dict[str, Any] = {
             "action": "INIT", "canHu": [NOT_EVALUATED] * 4, "quan": self.quan,
@@ -157,8 +159,7 @@ class Judge:
                     self._expect_pass(replies[seat], seat)
                 else:
                     self._take_own_draw(replies[seat], seat)
-            self._last_bugang, self._last_gang, self._last_angang = (
-                self._cur_bugang, self._cur_gang, self._cur_angang)
+            self._last_bugang, self._last_angang = self._cur_bugang, self._cur_angang
             self._cur_bugang = self._cur_gang = self._cur_angang = False
         elif stage < 8:
             self._take_discard(replies, stage - 4)
@@ -226,7 +227,7 @@ class Judge:
             self._melds[seat].append(_Meld("GANG", tile, seat))
             self._last_op = "GANG"
             self._cur_angang = True
-            self._cur_gang = self._last_gang = self._cur_bugang = self._last_bugang = False
+            self._cur_gang = self._cur_bugang = self._last_bugang = False
             self._stage = seat + 8
             return
         elif words[0] == "BUGANG":
@@ -242,7 +243,7 @@ class Judge:
                     self._last_op = "BUGANG"
                     self._cur_bugang = True
                     self._cur_angang = self._last_angang = False
-                    self._cur_gang = self._last_gang = False
+                    self._cur_gang = False
                     self._stage = seat + 8
                     return
         self._error(seat, "WA")
