@@ -11,7 +11,10 @@ CORE = [
     "server.engine.hand", "server.engine.rng", "server.engine.record",
     "server.engine.legacy_log", "server.engine.simulate", "server.engine.table_view",
     "sample_ai", "sample_ai.framework", "sample_ai.greedy", "sample_ai.random_bot",
-    "rulesets.thupc2021", "rulesets.botzone.view", "rulesets.botzone.fan_names",
+    "rulesets.thupc2021", "rulesets.seam", "rulesets.registry",
+    "rulesets.botzone", "rulesets.botzone.tiles", "rulesets.botzone.fans",
+    "rulesets.botzone.judge", "rulesets.botzone.formats", "rulesets.botzone.view",
+    "rulesets.botzone.fan_names",
 ]
 
 

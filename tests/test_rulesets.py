@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -75,7 +76,7 @@ def test_an_option_the_ruleset_does_not_read_is_refused_before_anything_starts(
 def test_a_given_option_is_told_apart_from_a_default() -> None:
     class Probe(Ruleset):
         name = "probe"
-        options = {"match": frozenset({"seed"})}
+        options: ClassVar = {"match": frozenset({"seed"})}
 
     Probe().check_options("match", CommandArgs({"seed": 1, "groups": 6}, frozenset({"seed"})))
     with pytest.raises(Unsupported, match="--groups"):
