@@ -274,14 +274,15 @@ class BotzoneBot:
             process.stderr_done.set()
 
     def _save_stderr(self, data: bytes) -> None:
-        if self._stderr_path is None or self._stderr_bytes >= STDERR_CAP:
+        """Append to the game's stderr file, up to STDERR_CAP bytes and then a note."""
+        if self._stderr_path is None or self._stderr_bytes > STDERR_CAP:
             return
         keep = data[: STDERR_CAP - self._stderr_bytes]
         with self._stderr_path.open("ab") as sink:
             sink.write(keep)
             if len(keep) < len(data):
                 sink.write(b"\n[stderr capped]\n")
-        self._stderr_bytes += len(data)
+        self._stderr_bytes += len(keep) + (1 if len(keep) < len(data) else 0)
 
     async def aclose(self) -> None:
         """Stop the kept process, if any, and remove the bot's working folder."""

@@ -228,7 +228,7 @@ def parse_output(mode: str, raw: bytes, *, kept: bool = False) -> Output:
 
     ``kept``: the bot was continued (keep-running): only its response counts.
     """
-    if not raw.strip(b"\r\n\t "):
+    if not raw:
         return Output(BAD_OUTPUT, None, cause=NOTHING)
     try:
         text = raw.decode("utf-8")
