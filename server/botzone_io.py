@@ -1,0 +1,273 @@
+"""Botzone's bot protocol as data: the bot spec, the time limits, what a bot is
+sent and how its output is read (SPEC-botzone §7). Pure: no trio, no processes;
+``server.botzone_bots`` runs the bots.
+
+A bot is ``json:CMD``, ``simple:CMD`` or a bare ``CMD`` (JSON). Keep-running
+needs no prefix: a bot asks for it by printing ``KEEP_RUNNING`` after its
+answer. A restarted bot is sent the whole history (``format_input``); a kept
+one only the new request (``format_kept``). Its output is read by
+``parse_output`` into an ``Answer``.
+
+Verdicts: ``OK``, ``TLE``, ``MLE``, ``RE`` as Botzone gives them, and
+``BAD_OUTPUT`` for output Botzone's platform could not read (JSON mode: not one
+JSON object; either mode: nothing at all, bytes that are not UTF-8, or more
+than ``OUTPUT_CAP`` bytes). The judge treats every non-OK verdict alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from server.errors import InputError
+
+KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+MODES = ("json", "simple")
+OUTPUT_CAP = 1 << 20  # bytes of output per turn (data and globaldata are 100 KB each on Botzone)
+DEBUG_CAP = 1024  # characters of debug kept, as on Botzone
+MEMORY_MB = 256
+
+OK = "OK"
+TLE = "TLE"
+MLE = "MLE"
+RE = "RE"
+BAD_OUTPUT = "BAD_OUTPUT"
+VERDICTS = (OK, TLE, MLE, RE, BAD_OUTPUT)
+NOTHING = "exited without printing anything"
+
+
+class Answer(NamedTuple):
+    """One bot's answer to one request: what the judge and the log need."""
+
+    verdict: str  # one of VERDICTS
+    response: str | None  # None unless OK ("" is OK: the judge then says WA)
+    debug: str | None
+    ms: int  # the bot's time for this turn
+    cause: str  # why the verdict is not OK, in plain words; "" if OK
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    """A Botzone language's time multipliers (SPEC-botzone §7)."""
+
+    name: str
+    turn: float  # x base seconds per turn (doubled on a game's first turn)
+    kept: float  # x base seconds on a kept (keep-running) bot's later turns
+
+
+LANGUAGES: dict[str, Language] = {
+    "cpp": Language("C/C++", 1, 1),
+    "java": Language("Java", 3, 2),
+    "javascript": Language("JavaScript", 2, 2),
+    "python": Language("Python", 6, 4),
+}
+_LANGUAGE_NAMES = {"c": "cpp", "c++": "cpp", "cpp": "cpp", "pascal": "cpp", "java": "java",
+                   "js": "javascript", "javascript": "javascript", "node": "javascript",
+                   "python": "python", "py": "python", "python3": "python"}
+
+
+def find_language(name: str) -> str:
+    """A language's key in LANGUAGES from a name a user writes (``py``, ``C++``)."""
+    key = _LANGUAGE_NAMES.get(name.strip().lower())
+    if key is None:
+        raise InputError(f"unknown language {name!r}: use one of cpp, java, javascript, python")
+    return key
+
+
+_PYTHON = re.compile(r"(python|pypy)[0-9.]*$")
+
+
+def infer_language(argv: Sequence[str]) -> str:
+    """The language a command runs, for its time limits: C/C++ unless it shows otherwise."""
+    words = [os.path.basename(w).lower() for w in argv[:3]]
+    if not words:
+        return "cpp"
+    if _PYTHON.match(words[0]) or any(w.endswith((".py", ".pyc", ".pyz")) for w in words):
+        return "python"
+    if words[0] == "java" or any(w.endswith((".jar", ".class")) for w in words):
+        return "java"
+    if words[0] in ("node", "nodejs") or any(w.endswith((".js", ".mjs", ".cjs")) for w in words):
+        return "javascript"
+    return "cpp"
+
+
+@dataclass(frozen=True, slots=True)
+class BotzoneSpec:
+    """A Botzone bot: how to run it and how it talks."""
+
+    argv: tuple[str, ...]
+    mode: str = "json"  # "json" or "simple"
+    language: str = "cpp"  # a LANGUAGES key: sets the time limits
+    text: str = ""  # as the user wrote it
+
+
+@dataclass(frozen=True, slots=True)
+class BotzoneLimits:
+    """Time and memory as Botzone sets them, configurable.
+
+    A turn gets ``base_seconds`` x the language's factor, twice that on the
+    bot's first turn of a game, and x its keep-running factor on a kept bot's
+    later turns. ``factor`` overrides the language's factors (all turns).
+    """
+
+    base_seconds: float = 1.0
+    factor: float | None = None
+    memory_mb: int | None = MEMORY_MB  # address space (RLIMIT_AS) of every bot process
+    cpu_seconds: int | None = 3600  # per process: a kept bot lives a whole game
+    file_mb: int | None = 64
+
+    def seconds(self, language: str, *, first: bool, kept: bool) -> float:
+        """The time limit of one turn."""
+        lang = LANGUAGES[language]
+        if self.factor is not None:
+            factor = self.factor
+        else:
+            factor = lang.kept if kept and not first else lang.turn
+        return self.base_seconds * factor * (2 if first else 1)
+
+
+def parse_spec(text: str, language: str | None = None) -> BotzoneSpec:
+    """``json:CMD``, ``simple:CMD`` or ``CMD`` (JSON) as a BotzoneSpec.
+
+    CMD is checked as any bot's command is (``server.bots.parse_command``); the
+    language (for time limits) is read from CMD unless ``language`` is given.
+    Bad specs raise InputError.
+    """
+    from server.bots import BotCommandError, parse_command  # bots imports trio
+
+    mode = "json"
+    command = text
+    head, sep, rest = text.partition(":")
+    if sep and head.strip().lower() in MODES:
+        mode, command = head.strip().lower(), rest
+    elif sep and re.fullmatch(r"[A-Za-z][A-Za-z_-]*", head) and head.lower() in (
+            "keep", "keep-running", "keeprunning", "json-keep", "simple-keep"):
+        raise InputError(f"Botzone bot {text!r}: {head}: is not a mode (json: or simple:); "
+                         "keep-running needs no prefix, the bot asks for it")
+    if not command.strip():
+        raise InputError(f"Botzone bot {text!r}: no command after {mode}:")
+    try:
+        argv = parse_command(command.strip())
+    except BotCommandError as exc:
+        raise InputError(f"Botzone bot: {exc}") from None
+    lang = find_language(language) if language is not None else infer_language(argv)
+    return BotzoneSpec(tuple(argv), mode, lang, text)
+
+
+# --- what a bot is sent ------------------------------------------------------------------
+
+
+def format_input(mode: str, requests: Sequence[str], responses: Sequence[str],
+                 data: str, globaldata: str, time_limit: float, memory_mb: int | None) -> bytes:
+    """A restarted bot's input: the whole history, the current request last."""
+    if len(responses) != len(requests) - 1:
+        raise ValueError("a bot's history has one response fewer than requests")
+    if mode == "json":
+        message = {"requests": list(requests), "responses": list(responses), "data": data,
+                   "globaldata": globaldata, "time_limit": _number(time_limit),
+                   "memory_limit": memory_mb if memory_mb is not None else MEMORY_MB}
+        return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    lines = [str(len(requests))]
+    for i, request in enumerate(requests):
+        lines.append(_one_line(request))
+        if i < len(responses):
+            lines.append(_one_line(responses[i]))
+    lines += [_one_line(data), _one_line(globaldata)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def format_kept(mode: str, request: str) -> bytes:
+    """A kept bot's input: the new request alone (JSON: as a JSON string)."""
+    if mode == "json":
+        return (json.dumps(request, ensure_ascii=False) + "\n").encode()
+    return (_one_line(request) + "\n").encode()
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", " ").replace("\n", " ")
+
+
+def _number(seconds: float) -> int | float:
+    return int(seconds) if float(seconds).is_integer() else seconds
+
+
+# --- what a bot says ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """A bot's output read: an Answer's fields, and what it carries on."""
+
+    verdict: str
+    response: str | None
+    debug: str | None = None
+    data: str | None = None  # None: not given (the previous turn's is kept)
+    globaldata: str | None = None
+    cause: str = ""
+
+
+def split_marker(buffer: bytes) -> tuple[bytes, bool]:
+    """The output before a keep-running marker line, and whether there is one."""
+    marker = KEEP_RUNNING.encode()
+    start = 0
+    while True:
+        end = buffer.find(b"\n", start)
+        if end < 0:
+            return buffer, False
+        if buffer[start:end].rstrip(b"\r").strip() == marker:
+            return buffer[:start], True
+        start = end + 1
+
+
+def parse_output(mode: str, raw: bytes, *, kept: bool = False) -> Output:
+    """A bot's output of one turn (without the marker) as an Output.
+
+    ``kept``: the bot was continued (keep-running): only its response counts.
+    """
+    if not raw:
+        return Output(BAD_OUTPUT, None, cause=NOTHING)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Output(BAD_OUTPUT, None,
+                      cause=f"output is not UTF-8 (byte 0x{raw[exc.start]:02x} at {exc.start})")
+    if mode == "simple":
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        lines = [line.removesuffix("\r") for line in lines]
+        response = lines[0]
+        if kept:
+            return Output(OK, response)
+        return Output(OK, response, _debug(lines[1] if len(lines) > 1 else None),
+                      lines[2] if len(lines) > 2 else None,
+                      "\n".join(lines[3:]) if len(lines) > 3 else None)
+    try:
+        message = json.loads(text)
+    except ValueError as exc:
+        return Output(BAD_OUTPUT, None, cause=f"output is not JSON ({exc})")
+    if not isinstance(message, dict):
+        return Output(BAD_OUTPUT, None,
+                      cause=f"output is JSON but not an object ({type(message).__name__})")
+    response = _text(message.get("response", ""))
+    debug = _debug(None if message.get("debug") is None else _text(message["debug"]))
+    if kept:
+        return Output(OK, response, debug)
+    return Output(OK, response, debug,
+                  None if "data" not in message else _text(message["data"]),
+                  None if "globaldata" not in message else _text(message["globaldata"]))
+
+
+def _text(value: Any) -> str:
+    """A JSON value as the string a bot meant (a non-string in compact JSON)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _debug(value: str | None) -> str | None:
+    return None if value is None else value[:DEBUG_CAP]
