@@ -91,9 +91,10 @@ def dispatch(ctx: typer.Context, command: str, name: str) -> Ruleset:
 
 def for_log(ctx: typer.Context, command: str, name: str | None, path: Path) -> Ruleset:
     """The ruleset of a log: the one given, else the one that wrote it."""
-    if name is None:
-        name = next((entry.name for entry in LISTINGS if entry.kind == "match"
-                     and load(entry.name).owns(path)), DEFAULT)
+    if name is None:  # the default ruleset's logs are the least marked: asked last
+        playing = sorted((entry.name for entry in LISTINGS if entry.kind == "match"),
+                         key=lambda n: n == DEFAULT)
+        name = next((n for n in playing if load(n).owns(path)), DEFAULT)
     return dispatch(ctx, command, name)
 
 

@@ -54,7 +54,9 @@ class TurnMatch:
     opener: SeatOpener
     root: Path | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)  # options to store (variant, seed...)
-    header: Callable[[Any], dict[str, Any]] = lambda game: {}  # what a game's record starts with
+    # What a game's record starts with, from its game and its plan (Botzone: the variant
+    # and the initdata as given to the judge).
+    header: Callable[[Any, GamePlan], dict[str, Any]] = lambda game, plan: {}
 
 
 @dataclass(slots=True)
@@ -101,7 +103,7 @@ async def play_game(match: TurnMatch, plan: GamePlan, on_turn: TurnListener | No
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
     names = [match.players[p].name for p in plan.order]
-    record: dict[str, Any] = {"ruleset": match.ruleset, **match.header(game), "number":
+    record: dict[str, Any] = {"ruleset": match.ruleset, **match.header(game, plan), "number":
                               plan.number, "group": plan.group, "order": list(plan.order),
                               "about": plan.label, "names": names}
     log = GameLog()

@@ -9,14 +9,14 @@ folder.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulesets.botzone import formats
 from rulesets.botzone.ruleset import (
-    DEFAULT_MEMORY_MB,
     VARIANTS,
     BotzoneRules,
     game_header,
@@ -26,7 +26,7 @@ from rulesets.seam import CommandArgs, GamePlan, TableRequest, TableRow
 from server.errors import InputError
 
 if TYPE_CHECKING:
-    from server.seats import Sandbox
+    from server.botzone_io import BotzoneLimits
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_ai" / "botzone"
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
@@ -57,38 +57,52 @@ def plans_of(args: CommandArgs, seed: int) -> tuple[str, list[GamePlan]]:
 
 
 class Bots:
-    """How every player's bot is started: its spec, limits and sandbox."""
+    """How every player's bot is started: its spec, limits and sandbox; and the
+    ``globaldata`` each leaves for its next game of the match."""
 
-    def __init__(self, specs: Sequence[str], time_limit: float, sandbox: Sandbox) -> None:
-        from server.botzone_bots import BotzoneLimits, parse_spec
+    def __init__(self, specs: Sequence[str], limits: BotzoneLimits, sandbox: str = "none",
+                 work_root: Path | None = None) -> None:
+        from server.botzone_io import parse_spec
 
         self.specs = [parse_spec(spec) for spec in specs]
-        self.limits = BotzoneLimits(base_seconds=time_limit)
+        self.limits = limits
         self.sandbox = sandbox
+        self.work_root = work_root
         self.globaldata: list[str] = ["" for _ in specs]
 
     @classmethod
     def from_args(cls, specs: Sequence[str], args: CommandArgs,
-                  work_dir: Path | None = None) -> Bots:
-        from server.sandbox import BotLimits, SandboxError
-        from server.seats import Sandbox
+                  work_root: Path | None = None) -> Bots:
+        from server.botzone_io import BotzoneLimits
+        from server.sandbox import BotLimits, SandboxError, check_bwrap
 
-        memory = args["mem_limit"] if "mem_limit" in args.given else DEFAULT_MEMORY_MB
-        sandbox = Sandbox(BotLimits(memory or None, args["cpu_limit"] or None,
-                                    args["file_limit"] or None), args["sandbox"], work_dir)
-        try:
-            sandbox.check()
-        except SandboxError as exc:
-            raise InputError(str(exc)) from None
-        return cls(specs, float(args.get("time_limit", 1.0)), sandbox)
+        if args["sandbox"] not in ("none", "bwrap"):
+            raise InputError(f"--sandbox must be none or bwrap, not {args['sandbox']!r}")
+        limits = BotzoneLimits(base_seconds=float(args.get("time_limit", 1.0)))
+        given = {key: args[key] or None for key in ("mem_limit", "cpu_limit", "file_limit")
+                 if key in args.given}
+        limits = replace(limits, memory_mb=given.get("mem_limit", limits.memory_mb),
+                         cpu_seconds=given.get("cpu_limit", limits.cpu_seconds),
+                         file_mb=given.get("file_limit", limits.file_mb))
+        if args["sandbox"] == "bwrap":
+            try:
+                check_bwrap(BotLimits(limits.memory_mb, limits.cpu_seconds, limits.file_mb))
+            except SandboxError as exc:
+                raise InputError(str(exc)) from None
+        return cls(specs, limits, args["sandbox"], work_root)
 
-    def opener(self, player: int, seat: int, plan: GamePlan,
-               stderr: Path | None) -> AbstractAsyncContextManager[Any]:
+    @asynccontextmanager
+    async def opener(self, player: int, seat: int, plan: GamePlan,
+                     stderr: Path | None) -> AsyncIterator[Any]:
         from server.botzone_bots import open_botzone_bot
 
-        return open_botzone_bot(self.specs[player], label=f"player {player + 1}",
-                                limits=self.limits, sandbox=self.sandbox, stderr_path=stderr,
-                                globaldata=self.globaldata, slot=player)
+        async with open_botzone_bot(self.specs[player], f"player {player + 1}", self.limits,
+                                    sandbox=self.sandbox, globaldata=self.globaldata[player],
+                                    stderr_path=stderr, work_root=self.work_root) as bot:
+            try:
+                yield bot
+            finally:
+                self.globaldata[player] = bot.globaldata
 
 
 def run_match(args: CommandArgs) -> int:
@@ -180,7 +194,14 @@ async def play_table(table: TableRequest) -> list[TableRow]:
     settings = {**TOURNAMENT_DEFAULTS, **table.settings}
     plans = formats.duplicate(table.seed, int(settings["walls"]), int(settings["orders"]))
     specs = [command[0] for _, command in table.players]
-    bots = Bots(specs, float(settings["time_limit"]), table.sandbox)
+    from server.botzone_io import MEMORY_MB, BotzoneLimits
+
+    sandbox = table.sandbox
+    limits = BotzoneLimits(base_seconds=float(settings["time_limit"]),
+                           memory_mb=sandbox.limits.memory_mb or MEMORY_MB,
+                           cpu_seconds=sandbox.limits.cpu_seconds,
+                           file_mb=sandbox.limits.file_mb)
+    bots = Bots(specs, limits, sandbox.kind, sandbox.work_dir)
     match = TurnMatch("botzone", [TurnPlayer(name, spec) for (name, _), spec in
                                   zip(table.players, specs, strict=True)], plans,
                       BotzoneRules(settings["variant"]), bots.opener, table.root,

@@ -29,7 +29,6 @@ from server.errors import InputError
 VARIANTS = ("classic", "duplicate")
 SANDBOX = frozenset({"mem_limit", "cpu_limit", "file_limit", "sandbox"})
 BOTS = frozenset({"time_limit"}) | SANDBOX
-DEFAULT_MEMORY_MB = 256  # Botzone's limit
 ERRORS_SAID = {"WA": "a wrong answer", "WH": "a wrong HU (not a win of 8 fans)"}
 
 
@@ -111,8 +110,11 @@ class BotzoneRules:
         return game_line(record, names)
 
 
-def game_header(game: Any) -> dict[str, Any]:
-    return {"variant": game.variant, "initdata": game.initdata}
+def game_header(game: Any, plan: GamePlan) -> dict[str, Any]:
+    """A game record's ``initdata`` is the one given to the judge, as in a game judged on
+    Botzone (re-judging starts from it); the settled one, walltiles and all, is in the
+    first judge output."""
+    return {"variant": game.variant, "initdata": dict(plan.setup)}
 
 
 def game_line(record: Mapping[str, Any], names: Sequence[str]) -> str:
