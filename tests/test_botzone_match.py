@@ -1,0 +1,167 @@
+"""Botzone matches end to end: real bot processes in every interaction, the log
+re-judged, nothing left running.
+
+The strongest check replays every game judged by the official judge
+(../shared/data/botzone) live: four real bot processes answer as the recorded
+seats did (``tests/bots/botzone/recorded.py``), from the recorded initdata,
+and the server must send every request, show every display and give the
+scores of the recorded game again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_hostile import ENV_TAG, tagged_processes
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+DATA = ROOT.parent / "shared" / "data" / "botzone"
+GAMES = sorted(DATA.glob("*.json")) if DATA.is_dir() else []
+RECORDED = "tests/bots/botzone/recorded.py"
+DISCARDER = "tests/bots/botzone/discarder.py"
+# Seat k of game i talks in MODES[(i + k) % 4]: every interaction in every seat.
+MODES = (("json", ""), ("simple", "simple"), ("json", "json keep"), ("simple", "simple keep"))
+
+
+def server(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*SERVER, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "COLUMNS": "200"})
+
+
+def only_game(logs: Path) -> tuple[Path, dict[str, Any]]:
+    (match,) = logs.iterdir()
+    return match, json.loads((match / "games" / "001" / "game.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def nothing_left(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Fail the test if any process it started (however it escaped) is still alive."""
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv(ENV_TAG, tag)
+    yield tag
+    leftovers = tagged_processes(tag)
+    for pid in leftovers:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert not leftovers, f"processes left running: {leftovers}"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not GAMES, reason="../shared/data/botzone is not here")
+@pytest.mark.parametrize("index", range(len(GAMES)), ids=[p.stem for p in GAMES])
+def test_a_game_judged_on_botzone_played_again_live_gives_every_request_display_and_score(
+        index: int, tmp_path: Path) -> None:
+    path = GAMES[index]
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    bots = []
+    for seat in range(4):
+        mode, extra = MODES[(index + seat) % 4]
+        bots.append(f"{mode}:python3 {RECORDED} {path} {seat} {extra}".strip())
+    run = server("match", "--ruleset", "botzone", "--variant", recorded["variant"],
+                 "--initdata", str(path), "--time-limit", "0.25", "-d", "--log-dir",
+                 str(tmp_path), "--seed", "1", *bots)
+    assert run.returncode == 0, run.stderr
+    match, game = only_game(tmp_path)
+    for k, (ours, theirs) in enumerate(zip(game["judge"], recorded["judge"], strict=True)):
+        assert ours == theirs, f"judge turn {k}"
+    for seat in range(4):
+        assert [t["request"] for t in game["players"][seat]] == \
+            [t["request"] for t in recorded["players"][seat]]
+        assert [t["verdict"] for t in game["players"][seat]] == \
+            [t["verdict"] for t in recorded["players"][seat]]
+    assert game["scores"] == recorded["scores"]
+    check = server("verify", str(match))
+    assert check.returncode == 0, check.stdout
+
+
+def test_one_game_in_every_interaction_is_logged_verified_and_leaves_nothing(
+        tmp_path: Path) -> None:
+    bots = [f"json:python3 {DISCARDER} json", f"simple:python3 {DISCARDER} simple",
+            f"json:python3 {DISCARDER} json 1000", f"simple:python3 {DISCARDER} simple 1000"]
+    run = server("match", "--ruleset", "botzone", "--seed", "5", "-d", "--log-dir",
+                 str(tmp_path), *bots)
+    assert run.returncode == 0, run.stderr
+    assert "game 1/1 (one game): draw (HUANG)" in run.stderr
+    match, game = only_game(tmp_path)
+    assert game["ruleset"] == "botzone" and game["variant"] == "classic"
+    assert game["initdata"] == {"srand": game["judge"][0]["initdata"]["srand"]}
+    assert len(game["judge"][0]["initdata"]["walltiles"].split()) == 144
+    assert all(t["verdict"] == "OK" and t["ms"] >= 0 for p in game["players"] for t in p)
+    # data and globaldata went from turn to turn (the discarder's debug tells what it got)
+    assert game["players"][0][3]["debug"] == "n=4 data=3 global=1"
+    assert game["players"][2][3]["debug"] == "n=4 kept"
+    meta = json.loads((match / "match.json").read_text())
+    assert meta["completed"] and [r["points"] for r in meta["standings"]] == [2.5] * 4
+    check = server("verify", str(match))
+    assert check.returncode == 0 and "all agree" in check.stdout, check.stdout
+
+
+@pytest.mark.slow
+def test_a_short_duplicate_match_ranks_each_wall_and_its_report_has_every_game(
+        tmp_path: Path) -> None:
+    compiler = shutil.which("g++")
+    fast = []
+    if compiler is not None:
+        exe = tmp_path / "drawn_discard"
+        subprocess.run([compiler, "-O2", "-o", str(exe), "bench/bots/drawn_discard.cpp"],
+                       cwd=ROOT, check=True, timeout=120)
+        fast = [f"simple:{exe}"]
+    bots = [*fast, f"json:python3 {DISCARDER} json 1000", f"json:python3 {DISCARDER} json",
+            f"simple:python3 {DISCARDER} simple 1000", f"simple:python3 {DISCARDER} simple"][:4]
+    logs = tmp_path / "logs"
+    run = server("match", "--ruleset", "botzone", "--format", "duplicate", "--walls", "2",
+                 "--orders", "4", "--variant", "duplicate", "--seed", "11", "-d", "--log-dir",
+                 str(logs), *bots, timeout=600)
+    assert run.returncode == 0, run.stderr
+    (match,) = logs.iterdir()
+    meta = json.loads((match / "match.json").read_text())
+    assert len(meta["plan"]) == 8 and meta["format"] == "duplicate"
+    assert sum(r["points"] for r in meta["standings"]) == 20  # 4+3+2+1 on each of 2 walls
+    assert {r["games"] for r in meta["standings"]} == {8}
+    check = server("verify", str(match))
+    assert check.returncode == 0, check.stdout
+    report = server("report", str(match), "--html", str(tmp_path / "report" / "index.html"))
+    assert report.returncode == 0, report.stderr
+    assert len(list((tmp_path / "report" / "index-games").glob("*.html"))) == 8
+
+
+HOSTILE = [("silent", "TLE"), ("crash", "RE"), ("garbage", "BAD_OUTPUT"),
+           ("memory_hog", "MLE"), ("daemon", None), ("ignore_sigterm", None),
+           ("marker_only", "BAD_OUTPUT"), ("answer_no_exit", "TLE"), ("close_stdout", None)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("behaviour", "verdict"), HOSTILE, ids=[b for b, _ in HOSTILE])
+@pytest.mark.parametrize("kept", [False, True], ids=["first-turn", "kept-turn"])
+def test_a_hostile_bot_gets_its_verdict_and_the_penalty_and_hurts_nothing(
+        behaviour: str, verdict: str | None, kept: bool, tmp_path: Path) -> None:
+    hostile = f"json:python3 tests/bots/botzone/hostile.py json {behaviour}" + \
+        (" --kept" if kept else "")
+    bots = [f"json:python3 {DISCARDER} json 1000", hostile,
+            f"simple:python3 {DISCARDER} simple 1000", f"json:python3 {DISCARDER} json 1000"]
+    run = server("match", "--ruleset", "botzone", "--time-limit", "0.2", "--seed", "2", "-d",
+                 "--log-dir", str(tmp_path), *bots, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    match, game = only_game(tmp_path)
+    final = game["judge"][-1]
+    assert final["command"] == "finish"
+    turns = game["players"][1]
+    if verdict is not None:
+        assert final["display"]["action"] == verdict and final["display"]["player"] == 1
+        assert game["scores"] == [10, -30, 10, 10]
+        assert turns[-1]["verdict"] == verdict and turns[-1]["cause"]
+    assert server("verify", str(match)).returncode == 0
