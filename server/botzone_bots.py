@@ -131,6 +131,7 @@ class BotzoneBot:
         self.restarts = 0  # processes started
         self._nursery = nursery
         self._kept: _Process | None = None
+        self._current: _Process | None = None  # the process of the turn being asked
         self._busy = False
         self._closed = False
         self._stderr_path = stderr_path
@@ -156,6 +157,7 @@ class BotzoneBot:
             if answer is None:
                 answer = await self._restart(first)
             self.responses.append(answer.response if answer.response is not None else "")
+            self._current = None  # kept, closed or closing: not after a cancelled ask
             return answer
         finally:
             self._busy = False
@@ -166,7 +168,7 @@ class BotzoneBot:
         limit = self.limits.seconds(self.spec.language, first=first, kept=False)
         message = format_input(self.spec.mode, self.requests, self.responses, self.data,
                                self.globaldata, limit, self.limits.memory_mb)
-        process = await self._start()
+        process = self._current = await self._start()
         turn = await _exchange(process, message, limit)
         return await self._judge(process, turn, limit, kept=False)
 
@@ -174,6 +176,7 @@ class BotzoneBot:
         """A kept process's turn; None when it had ended (restart it instead)."""
         process, self._kept = self._kept, None
         assert process is not None
+        self._current = process
         if process.peer.process.poll() is not None:
             self._nursery.start_soon(_close, process)
             return None
@@ -285,14 +288,15 @@ class BotzoneBot:
         self._stderr_bytes += len(keep) + (1 if len(keep) < len(data) else 0)
 
     async def aclose(self) -> None:
-        """Stop the kept process, if any, and remove the bot's working folder."""
+        """Stop the kept process, and the process of an ask that was cancelled."""
         if self._closed:
             return
         self._closed = True
         with trio.CancelScope(shield=True):
-            if self._kept is not None:
-                process, self._kept = self._kept, None
-                await _close(process)
+            for process in (self._kept, self._current):  # _current: an ask was cancelled
+                if process is not None:
+                    await _close(process)
+            self._kept = self._current = None
 
     def remove_work_dir(self) -> None:
         if self._work is not None:

@@ -62,6 +62,15 @@ def group_states(leader: int) -> set[str]:
     return {state for state, _, group, _ in processes().values() if group == leader}
 
 
+async def stopped(leader: int) -> bool:
+    """Whether the group is (soon: a signal takes a moment to land) all stopped."""
+    for _ in range(100):
+        if group_states(leader) == {"T"}:
+            return True
+        await trio.sleep(0.01)
+    return False
+
+
 # --- playing well ----------------------------------------------------------------------------
 
 
@@ -100,7 +109,7 @@ async def test_kept_bot_is_stopped_between_turns_and_gets_only_the_new_request(
                 assert answer.debug == f"n={n} kept"
             kept = bot._kept
             assert kept is not None
-            assert group_states(kept.peer.process.pid) == {"T"}  # stopped
+            assert await stopped(kept.peer.process.pid)
         assert bot.restarts == 1
 
 
@@ -268,5 +277,30 @@ async def test_kept_bot_under_bwrap_is_stopped_between_turns() -> None:
         for request, want in zip(TURNS, ANSWERS, strict=True):
             assert (await bot.ask(request)).response == want
             assert bot._kept is not None
-            assert group_states(bot._kept.peer.process.pid) == {"T"}
+            assert await stopped(bot._kept.peer.process.pid)
         assert bot.restarts == 1
+
+
+@pytest.mark.parametrize("behaviour", ["silent", "ignore_sigterm"])
+async def test_an_ask_cancelled_midway_leaves_no_process(behaviour: str) -> None:
+    spec = parse_spec(f"json:{sys.executable} {HOSTILE} json {behaviour} --kept")
+    async with open_botzone_bot(spec, "seat0", LIMITS) as bot:
+        assert (await bot.ask("2 W1")).verdict == "OK"
+        with trio.move_on_after(0.3) as scope:
+            await bot.ask("2 W2")
+        assert scope.cancelled_caught
+    spec = parse_spec(f"json:{sys.executable} {HOSTILE} json {behaviour}")
+    async with open_botzone_bot(spec, "seat0", LIMITS) as bot:
+        with trio.move_on_after(0.3) as scope:
+            await bot.ask("2 W2")
+        assert scope.cancelled_caught
+
+
+async def test_a_bot_cannot_be_asked_twice_at_once() -> None:
+    spec = parse_spec(f"json:{sys.executable} {HOSTILE} json silent")
+    limits = BotzoneLimits(base_seconds=0.25, factor=1)
+    async with open_botzone_bot(spec, "seat0", limits) as bot, trio.open_nursery() as nursery:
+        nursery.start_soon(bot.ask, "2 W1")
+        await trio.sleep(0.05)
+        with pytest.raises(RuntimeError, match="already being asked"):
+            await bot.ask("2 W2")
