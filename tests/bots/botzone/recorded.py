@@ -14,7 +14,8 @@ import time
 
 from _bz import answer, read_kept, read_turn
 
-game = json.load(open(sys.argv[1], encoding="utf-8"))
+with open(sys.argv[1], encoding="utf-8") as file:
+    game = json.load(file)
 turns = game["players"][int(sys.argv[2])]
 mode = sys.argv[3] if len(sys.argv) > 3 else "json"
 keep = len(sys.argv) > 4 and sys.argv[4] == "keep"
