@@ -126,6 +126,11 @@ class Ruleset:
     def report(self, args: CommandArgs) -> int:
         raise self._unsupported("report")
 
+    def match_report(self, root: Path, out: Path) -> None:
+        """A match folder's HTML report at ``out`` (its pages beside it), quietly: a
+        tournament's report links each table's."""
+        raise self._unsupported("report")
+
     # --- tournaments (``server.tournament``): the default ruleset's tables are the
     # runner's own; every other ruleset plays a table through these.
 

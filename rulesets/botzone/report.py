@@ -20,17 +20,26 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 
 
 def write_report(root: Path, out: Path) -> int:
+    """``server report``: the report, and a line saying what was written."""
     from rich.console import Console
 
+    from server.paths import output_file
+
+    written = write_report_files(root, output_file(out, "--html"))
+    Console(emoji=False, soft_wrap=True).print(f"wrote {out} and {written} game page(s)",
+                                               markup=False)
+    return 0
+
+
+def write_report_files(root: Path, out: Path) -> int:
+    """The match's page at ``out`` and its games' pages beside it; how many games."""
     from rulesets.botzone.page import write_game_page
     from server.html_pages import page
-    from server.paths import output_file
     from server.turn_match import GAME_FILE, GAMES, MATCH_FILE
 
     if not is_match_folder(root):
         raise InputError(f"{root} is not a Botzone match folder (no match.json of the "
                          "botzone ruleset)")
-    out = output_file(out, "--html")
     meta: dict[str, Any] = json.loads((root / MATCH_FILE).read_text(encoding="utf-8"))
     names = [p["name"] for p in meta["players"]]
     pages = out.parent / (out.stem + "-games")
@@ -66,8 +75,6 @@ def write_report(root: Path, out: Path) -> int:
     body.append("<h2>Games</h2>" + _table(["game", "wall, order", "seats 0-3", "result",
                                            "scores by seat"], rows))
     out.write_text(page(f"Botzone match {root.name}", "\n".join(body)), encoding="utf-8")
-    Console(emoji=False, soft_wrap=True).print(f"wrote {out} and {written} game page(s)",
-                                               markup=False)
-    return 0
+    return written
 
 

@@ -201,6 +201,11 @@ class BotzoneRuleset(Ruleset):
 
         return write_report(args["path"], args["html_out"])
 
+    def match_report(self, root: Path, out: Path) -> None:
+        from rulesets.botzone.report import write_report_files
+
+        write_report_files(root, out)
+
     def tournament_settings(self, given: Mapping[str, Any],
                             stored: Mapping[str, str] | None) -> dict[str, str]:
         from rulesets.botzone.play import TOURNAMENT_DEFAULTS

@@ -168,6 +168,12 @@ class DefaultRuleset(Ruleset):
         return 0
 
 
+    def match_report(self, root: Path, out: Path) -> None:
+        from server.html_pages import write_match_report
+
+        write_match_report(root, out)
+
+
 def sandbox_from(args: CommandArgs, work_dir: Path | None = None) -> Sandbox:
     """The bot sandbox the limit options describe (0: no limit)."""
     from server.sandbox import BotLimits

@@ -15,7 +15,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from server.html_pages import page, write_match_report
+from rulesets.registry import DEFAULT, load
+from server.html_pages import page
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standing, Standings
 from server.tournament.store import Entry
@@ -70,8 +71,11 @@ def write_csv(standings: Standings, path: Path) -> None:
 
 
 def write_match_reports(out: Path, plans: list[TablePlan],
-                        log_dirs: dict[tuple[int, int], Path]) -> dict[tuple[int, int], str]:
-    """Each finished table's match report (kept if already written); links relative to ``out``."""
+                        log_dirs: dict[tuple[int, int], Path],
+                        ruleset: str = DEFAULT) -> dict[tuple[int, int], str]:
+    """Each finished table's match report (kept if already written), by the tournament's
+    ruleset; links relative to ``out``."""
+    rules = load(ruleset)
     links: dict[tuple[int, int], str] = {}
     for p in plans:
         root = log_dirs.get((p.round, p.table))
@@ -79,7 +83,7 @@ def write_match_reports(out: Path, plans: list[TablePlan],
             continue
         page = out / "matches" / f"{root.name}.html"
         if not page.exists():
-            write_match_report(root, page)
+            rules.match_report(root, page)
         links[(p.round, p.table)] = f"matches/{page.name}"
     return links
 
@@ -169,7 +173,7 @@ def write_reports(out: Path, standings: Standings, entries: list[Entry],
                   plans: list[TablePlan], meta: dict[str, str],
                   log_dirs: dict[tuple[int, int], Path], host_stalls: int) -> list[Path]:
     """standings.csv, standings.json, tournament.html and each match's report in ``out``."""
-    links = write_match_reports(out, plans, log_dirs)
+    links = write_match_reports(out, plans, log_dirs, meta.get("ruleset", DEFAULT))
     write_csv(standings, out / "standings.csv")
     (out / "standings.json").write_text(
         json.dumps(as_json(standings, entries, plans, meta, links, host_stalls), indent=1),
