@@ -140,7 +140,7 @@ def respond(given: dict[str, Any], rng: random.Random) -> str:
     obs = observe(given)
     if obs is None:
         return "PASS"
-    me, tile, op = obs["me"], obs["last_tile"], obs["last_op"]
+    me, tile, op = obs["me"], str(obs["last_tile"]), obs["last_op"]
     walls_ok = obs["walls"][me] > 0 and obs["walls"][(me + 1) % 4] > 0
     if op == "DRAW":
         if obs["last_player"] != me:
