@@ -12,6 +12,7 @@ CORE = [
     "server.engine.legacy_log", "server.engine.simulate", "server.engine.table_view",
     "sample_ai", "sample_ai.framework", "sample_ai.greedy", "sample_ai.random_bot",
     "rulesets.thupc2021",
+    "rulesets.botzone", "rulesets.botzone.tiles", "rulesets.botzone.fans", "rulesets.botzone.judge",
 ]
 
 
