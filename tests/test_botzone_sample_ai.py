@@ -140,7 +140,10 @@ def test_greedy_bot_never_gets_wa_or_wh(variant: str) -> None:
 def test_greedy_bot_never_gets_wa_or_wh_over_hundreds_of_games(variant: str) -> None:
     counts = outcomes(variant, ["greedy", "greedy", "greedy", "greedy"], range(1000, 1150))
     counts += outcomes(variant, ["greedy", "sample", "wr786", "random"], range(2000, 2150))
-    assert {action for action, _who in counts} <= {"HU", "HUANG"}, counts
+    # The wr786-like bot's own false wins in classic (see below) may end a game.
+    errors = {(action, who) for action, who in counts if action not in ("HU", "HUANG")}
+    assert errors <= {("WH", "wr786")}, counts
+    assert counts[("HU", "greedy")] > 150
 
 
 def test_wr786_like_bot_plays_duplicate_games_legally() -> None:
