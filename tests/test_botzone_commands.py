@@ -1,0 +1,119 @@
+"""check-bot and tournament in the botzone ruleset, and whole duplicate matches of real
+bot processes (the sample AIs, and bots with the habits of the public Botzone bots)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_botzone_match import nothing_left  # noqa: F401  (autouse: nothing left)
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+KEPT = "python3 tests/bots/botzone/discarder.py {} 1000"
+GREEDY = "json:python3 sample_ai/botzone/greedy_bot.py --keep-running"
+RANDOM = "json:python3 sample_ai/botzone/random_bot.py --keep-running"
+
+
+def server(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*SERVER, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "COLUMNS": "200"})
+
+
+def test_check_bot_names_each_bad_verdict_with_its_request_and_exits_1() -> None:
+    run = server("check-bot", "--ruleset", "botzone", "json:python3 tests/bots/botzone/like_ccr.py")
+    assert run.returncode == 1, run.stderr
+    assert "RE: exit status 1; its stderr ends: KeyError: 'BUHUA'" in run.stdout
+    assert "(request '3 0 BUHUA" in run.stdout
+    assert run.stdout.rstrip().endswith("2 game(s), 2 problem(s)")
+
+
+def test_check_bot_passes_a_good_bot() -> None:
+    run = server("check-bot", "--ruleset", "botzone", "--games", "1", "--variant", "duplicate",
+                 "simple:" + KEPT.format("simple"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 game(s), 0 problem(s)" in run.stdout
+
+
+def test_check_bot_refuses_a_bad_spec_in_one_line() -> None:
+    run = server("check-bot", "--ruleset", "botzone", "keep:python3 x.py")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "is not a mode" in run.stderr
+
+
+@pytest.mark.slow
+def test_a_botzone_swiss_with_io_modes_and_a_fill_in_runs_stores_and_resumes(
+        tmp_path: Path) -> None:
+    bots = tmp_path / "BOTS.toml"
+    bots.write_text("".join(
+        f'[[bot]]\nname = "{name}"\ncommand = "{KEPT.format(io)}"\nio = "{io}"\n'
+        f'ruleset = "botzone"\n\n'
+        for name, io in (("a", "json"), ("b", "simple"), ("c", "json"), ("d", "simple"),
+                         ("e", "json"))))
+    out = tmp_path / "out"
+    run = server("tournament", str(bots), "--ruleset", "botzone", "--walls", "1", "--orders",
+                 "4", "--rounds", "2", "--out", str(out), "--variant", "duplicate")
+    assert run.returncode == 0, run.stderr
+    db = sqlite3.connect(out / "tournament.sqlite")
+    meta = dict(db.execute("SELECT key, value FROM meta"))
+    assert meta["ruleset"] == "botzone" and meta["variant"] == "duplicate"
+    assert meta["walls"] == "1" and meta["orders"] == "4"
+    commands = [json.loads(c) for (c,) in db.execute("SELECT command FROM entries")]
+    assert commands[1][0].startswith("simple:") and commands[0][0].startswith("json:")
+    assert "random_bot.py" in commands[-1][0]  # the fill-in: Botzone's sample bot's part
+    games = db.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
+    assert games == 2 * 2 * 4 * 4  # rounds x tables x games x seats
+    assert (out / "tournament.html").exists()
+    table = sorted((out / "matches").glob("r01-t01"))[0]
+    assert server("verify", str(table)).returncode == 0
+    again = server("tournament", "--resume", "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    wrong = server("tournament", "--resume", "--out", str(out), "--variant", "classic")
+    assert wrong.returncode == 2 and "a resume keeps it" in wrong.stderr
+    mixed = tmp_path / "MIXED.toml"
+    mixed.write_text('[[bot]]\nname = "x"\ncommand = "python3 bot.py"\nruleset = "default"\n')
+    refused = server("tournament", str(mixed), "--ruleset", "botzone", "--out",
+                     str(tmp_path / "o2"))
+    assert refused.returncode == 2 and "plays the default ruleset" in refused.stderr
+
+
+@pytest.mark.slow
+def test_greedy_beats_random_by_a_wide_margin_over_a_full_duplicate_match(
+        tmp_path: Path) -> None:
+    run = server("match", "--ruleset", "botzone", "--format", "duplicate", "--seed", "2026",
+                 "-d", "--log-dir", str(tmp_path), GREEDY, RANDOM, GREEDY, RANDOM)
+    assert run.returncode == 0, run.stderr
+    (match,) = tmp_path.iterdir()
+    meta = json.loads((match / "match.json").read_text())
+    rows = {r["player"]: r for r in meta["standings"]}
+    assert len(meta["plan"]) == 96  # 4 walls x 24 seat orders
+    # the two greedy bots are the same program: over every seat order they tie
+    assert max(rows[0]["place"], rows[2]["place"]) <= 2
+    assert min(rows[1]["place"], rows[3]["place"]) >= 3
+    assert all(r["penalties"] == 0 for r in rows.values())
+    margin = (rows[0]["score"] + rows[2]["score"]) - (rows[1]["score"] + rows[3]["score"])
+    assert margin / 96 > 10, margin  # points a game, greedy pair over random pair
+    assert rows[0]["points"] + rows[2]["points"] >= 4 * (4 + 3) - 2  # nearly every wall
+    assert server("verify", str(match)).returncode == 0
+
+
+@pytest.mark.slow
+def test_a_duplicate_match_of_bots_like_the_public_botzone_bots_ends_and_verifies(
+        tmp_path: Path) -> None:
+    bots = ["json:python3 tests/bots/botzone/like_sample.py",
+            "simple:python3 tests/bots/botzone/like_wr786.py",
+            "json:python3 tests/bots/botzone/like_ccr.py",
+            "json:python3 sample_ai/botzone/greedy_bot.py"]
+    run = server("match", "--ruleset", "botzone", "--variant", "duplicate", "--format",
+                 "duplicate", "--walls", "1", "--orders", "4", "--seed", "6", "-d",
+                 "--log-dir", str(tmp_path), *bots)
+    assert run.returncode == 0, run.stderr
+    (match,) = tmp_path.iterdir()
+    check = server("verify", str(match))
+    assert check.returncode == 0 and "checked 5 item(s): all agree" in check.stdout
