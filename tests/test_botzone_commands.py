@@ -86,19 +86,20 @@ def test_a_botzone_swiss_with_io_modes_and_a_fill_in_runs_stores_and_resumes(
 @pytest.mark.slow
 def test_greedy_beats_random_by_a_wide_margin_over_a_full_duplicate_match(
         tmp_path: Path) -> None:
-    run = server("match", "--ruleset", "botzone", "--format", "duplicate", "--seed", "2026",
-                 "-d", "--log-dir", str(tmp_path), GREEDY, RANDOM, GREEDY, RANDOM)
+    run = server("match", "--ruleset", "botzone", "--format", "duplicate", "--orders", "8",
+                 "--seed", "2026", "-d", "--log-dir", str(tmp_path), GREEDY, RANDOM, GREEDY,
+                 RANDOM)
     assert run.returncode == 0, run.stderr
     (match,) = tmp_path.iterdir()
     meta = json.loads((match / "match.json").read_text())
     rows = {r["player"]: r for r in meta["standings"]}
-    assert len(meta["plan"]) == 96  # 4 walls x 24 seat orders
+    assert len(meta["plan"]) == 32  # 4 walls x 8 seat orders
     # the two greedy bots are the same program: over every seat order they tie
     assert max(rows[0]["place"], rows[2]["place"]) <= 2
     assert min(rows[1]["place"], rows[3]["place"]) >= 3
     assert all(r["penalties"] == 0 for r in rows.values())
     margin = (rows[0]["score"] + rows[2]["score"]) - (rows[1]["score"] + rows[3]["score"])
-    assert margin / 96 > 10, margin  # points a game, greedy pair over random pair
+    assert margin / 32 > 10, margin  # points a game, greedy pair over random pair
     assert rows[0]["points"] + rows[2]["points"] >= 4 * (4 + 3) - 2  # nearly every wall
     assert server("verify", str(match)).returncode == 0
 
@@ -117,3 +118,21 @@ def test_a_duplicate_match_of_bots_like_the_public_botzone_bots_ends_and_verifie
     (match,) = tmp_path.iterdir()
     check = server("verify", str(match))
     assert check.returncode == 0 and "checked 5 item(s): all agree" in check.stdout
+
+
+def test_without_the_calculator_every_command_says_how_to_install_it(tmp_path: Path) -> None:
+    blocker = tmp_path / "MahjongGB"
+    blocker.mkdir()
+    (blocker / "__init__.py").write_text("raise ImportError('not installed (test)')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "COLUMNS": "200"}
+    bot = "json:" + KEPT.format("json")
+    data = ROOT.parent / "shared" / "data" / "botzone" / "c05_robbed_added_kong.json"
+    for args in (["match", "--ruleset", "botzone", bot, bot, bot, bot],
+                 ["check-bot", "--ruleset", "botzone", bot],
+                 *([["verify", str(data)]] if data.exists() else [])):
+        run = subprocess.run([*SERVER, *args], cwd=ROOT, capture_output=True, text=True,
+                             timeout=60, env=env)
+        assert run.returncode == 2, (args, run.stderr)
+        assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
+        assert "PyMahjongGB 1.1.0" in run.stderr
+        assert "pip install 'mahjong-match-server[botzone]'" in run.stderr

@@ -32,8 +32,19 @@ DATA = ROOT.parent / "shared" / "data" / "botzone"
 GAMES = sorted(DATA.glob("*.json")) if DATA.is_dir() else []
 RECORDED = "tests/bots/botzone/recorded.py"
 DISCARDER = "tests/bots/botzone/discarder.py"
-# Seat k of game i talks in MODES[(i + k) % 4]: every interaction in every seat.
-MODES = (("json", ""), ("simple", "simple"), ("json", "json keep"), ("simple", "simple keep"))
+
+
+def modes(index: int) -> list[tuple[str, str]]:
+    """How each seat of game ``index`` talks: one seat (moving from game to game) is
+    restarted every turn, in JSON or simple interaction by turns; the others keep
+    running, two in each interaction."""
+    restarted = ("json", "") if index % 2 == 0 else ("simple", "simple")
+    kept = [("json", "json keep"), ("simple", "simple keep"), ("json", "json keep")]
+    if index % 2:
+        kept = [("simple", "simple keep"), ("json", "json keep"), ("simple", "simple keep")]
+    seats = kept[:]
+    seats.insert(index % 4, restarted)
+    return seats
 
 
 def server(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -66,10 +77,8 @@ def test_a_game_judged_on_botzone_played_again_live_gives_every_request_display_
         index: int, tmp_path: Path) -> None:
     path = GAMES[index]
     recorded = json.loads(path.read_text(encoding="utf-8"))
-    bots = []
-    for seat in range(4):
-        mode, extra = MODES[(index + seat) % 4]
-        bots.append(f"{mode}:python3 {RECORDED} {path} {seat} {extra}".strip())
+    bots = [f"{mode}:python3 {RECORDED} {path} {seat} {extra}".strip()
+            for seat, (mode, extra) in enumerate(modes(index))]
     run = server("match", "--ruleset", "botzone", "--variant", recorded["variant"],
                  "--initdata", str(path), "--time-limit", "0.25", "-d", "--log-dir",
                  str(tmp_path), "--seed", "1", *bots)
@@ -141,11 +150,15 @@ def test_a_short_duplicate_match_ranks_each_wall_and_its_report_has_every_game(
 HOSTILE = [("silent", "TLE"), ("crash", "RE"), ("garbage", "BAD_OUTPUT"),
            ("memory_hog", "MLE"), ("daemon", None), ("ignore_sigterm", None),
            ("marker_only", "BAD_OUTPUT"), ("answer_no_exit", "TLE"), ("close_stdout", None)]
+KEPT_TOO = ("silent", "crash", "memory_hog", "ignore_sigterm")  # also on a kept bot's turn
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("behaviour", "verdict"), HOSTILE, ids=[b for b, _ in HOSTILE])
-@pytest.mark.parametrize("kept", [False, True], ids=["first-turn", "kept-turn"])
+@pytest.mark.parametrize(("behaviour", "verdict", "kept"),
+                         [(b, v, False) for b, v in HOSTILE] + [(b, v, True) for b, v in HOSTILE
+                                                               if b in KEPT_TOO],
+                         ids=[b for b, _ in HOSTILE] + [f"{b}-kept" for b, _ in HOSTILE
+                                                         if b in KEPT_TOO])
 def test_a_hostile_bot_gets_its_verdict_and_the_penalty_and_hurts_nothing(
         behaviour: str, verdict: str | None, kept: bool, tmp_path: Path) -> None:
     hostile = f"json:python3 tests/bots/botzone/hostile.py json {behaviour}" + \

@@ -137,13 +137,13 @@ def test_greedy_bot_never_gets_wa_or_wh(variant: str) -> None:
 
 @pytest.mark.slow
 @VARIANTS
-def test_greedy_bot_never_gets_wa_or_wh_over_hundreds_of_games(variant: str) -> None:
-    counts = outcomes(variant, ["greedy", "greedy", "greedy", "greedy"], range(1000, 1150))
-    counts += outcomes(variant, ["greedy", "sample", "wr786", "random"], range(2000, 2150))
+def test_greedy_bot_never_gets_wa_or_wh_over_a_hundred_games(variant: str) -> None:
+    counts = outcomes(variant, ["greedy", "greedy", "greedy", "greedy"], range(1000, 1050))
+    counts += outcomes(variant, ["greedy", "sample", "wr786", "random"], range(2000, 2050))
     # The wr786-like bot's own false wins in classic (see below) may end a game.
     errors = {(action, who) for action, who in counts if action not in ("HU", "HUANG")}
     assert errors <= {("WH", "wr786")}, counts
-    assert counts[("HU", "greedy")] > 150
+    assert counts[("HU", "greedy")] > 50
 
 
 def test_wr786_like_bot_plays_duplicate_games_legally() -> None:
@@ -222,12 +222,12 @@ def test_greedy_beats_random_on_every_seating_of_a_few_walls() -> None:
 @pytest.mark.slow
 @VARIANTS
 def test_greedy_beats_random_by_a_wide_margin_over_a_duplicate_match(variant: str) -> None:
-    """25 walls x 6 seatings: greedy wins over half the games, +6 a game per greedy seat.
+    """10 walls x 6 seatings: greedy wins over half the games, +6 a game per greedy seat.
 
     Random bots never win, so greedy's points are all it takes from them
     (measured on these walls: classic 75%, duplicate 70% of games won; +12.7 and +10.4 a game).
     """
-    greedy, rand, wins, games = head_to_head(variant, range(100, 125))
+    greedy, rand, wins, games = head_to_head(variant, range(100, 110))
     assert greedy == -rand
     assert wins / games > 0.5
     assert greedy / (2 * games) > 6

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from rulesets.botzone.fan_names import ENGLISH
 from rulesets.botzone.tiles import TILE_SET
+from server.errors import InputError
 
 INSTALL_HINT = "pip install 'mahjong-match-server[botzone]'"
 
@@ -28,7 +29,7 @@ _ERRORS = {
 
 
 
-class CalculatorMissing(RuntimeError):
+class CalculatorMissing(InputError):
     """PyMahjongGB, the judge's fan calculator, cannot be imported."""
 
 

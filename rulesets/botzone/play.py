@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulesets.botzone import formats
+from rulesets.botzone.fans import calculator
 from rulesets.botzone.ruleset import (
     VARIANTS,
     BotzoneRules,
@@ -127,6 +128,7 @@ def run_match(args: CommandArgs) -> int:
                       meta={"variant": variant, "format": fmt, "seed": seed,
                             "time_limit": bots.limits.base_seconds},
                       header=game_header)
+    calculator()  # missing: one line now, before any bot starts
     configure_logging(False)
     stop_earlier_bots()
     return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed)
@@ -157,6 +159,7 @@ def check_bot(args: CommandArgs) -> int:
                               f"game {n + 1}"))
     match = TurnMatch("botzone", [TurnPlayer(s, s) for s in specs], plans,
                       BotzoneRules(variant), bots.opener, None, header=game_header)
+    calculator()
     configure_logging(False)
     stop_earlier_bots()
     result = trio.run(run_turn_match, match)

@@ -37,6 +37,8 @@ def verify_record(record: Mapping[str, Any], label: str, report: VerifyReport) -
                             "recorded); checked as far as it went")
     try:
         outputs = rejudge(record)
+    except InputError:  # the calculator is missing: nothing can be checked
+        raise
     except Exception as exc:  # a record the judge cannot even start from is a disagreement
         report.problems.append(f"{label}: cannot be re-judged: {exc}")
         return
