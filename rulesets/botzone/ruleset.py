@@ -238,7 +238,8 @@ class BotzoneRuleset(Ruleset):
 
         from rulesets.botzone.play import SAMPLES
 
-        return (f"json:{shlex.join([sys.executable, str(SAMPLES / 'random_bot.py')])}",)
+        argv = [sys.executable, str(SAMPLES / "random_bot.py"), "--keep-running"]
+        return (f"json:{shlex.join(argv)}",)
 
     def games_per_table(self, settings: Mapping[str, str]) -> int:
         return int(settings.get("walls", 4)) * int(settings.get("orders", 4))
