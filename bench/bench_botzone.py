@@ -39,10 +39,12 @@ The venv's ``bin`` is put first on PATH, so a bot's ``python3`` is the venv's.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import gc
 import itertools
 import json
 import os
+import pstats
 import resource
 import shutil
 import statistics
@@ -274,7 +276,7 @@ def compile_cpp(folder: Path) -> Path | None:
 
 
 def bots_part(seed: int, games: int, restart_games: int, extra: Sequence[str],
-              cli: bool) -> None:
+              cli: bool, profile: bool = False) -> None:
     runs: list[tuple[str, BotRun]] = []
     py = f"{sys.executable}"
     with tempfile.TemporaryDirectory() as tmp:
@@ -299,7 +301,14 @@ def bots_part(seed: int, games: int, restart_games: int, extra: Sequence[str],
             for label, specs, n in lineups:
                 plans = [GamePlan(k + 1, k + 1, (0, 1, 2, 3), setup, f"game {k + 1}")
                          for k, setup in enumerate(seeded_setups(seed, n))]
+                profiler = cProfile.Profile() if profile and not runs else None
+                if profiler:
+                    profiler.enable()
                 runs.append((variant, play_bots(label, specs, variant, plans)))
+                if profiler:
+                    profiler.disable()
+                    print(f"profile of {variant}: {label}, by own time:")
+                    pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
                 print(f"  ... {variant}: {label}: {runs[-1][1].games} games", flush=True)
         cli_line = cli_game(cpp, seed) if cli and cpp is not None else None
     print("\n## A game's wall time with real bots (server.turn_match + the runner)")
@@ -466,6 +475,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="one more line-up: four bots of this Botzone spec")
     parser.add_argument("--cli", action="store_true",
                         help="also time one game through `server match --ruleset botzone`")
+    parser.add_argument("--profile", action="store_true",
+                        help="print a profile of the first line-up's games (the C++ bots)")
     parser.add_argument("--judge", action="append", default=[],
                         help="VARIANT=PATH: a Botzone judge executable for the official part")
     parser.add_argument("--data", type=Path, default=DATA[0],
@@ -485,7 +496,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "server" in parts or "official" in parts:
         played = server_part(args.seed, args.games if "server" in parts else args.judge_games)
     if "bots" in parts:
-        bots_part(args.seed, args.bot_games, args.restart_games, args.bot, args.cli)
+        bots_part(args.seed, args.bot_games, args.restart_games, args.bot, args.cli,
+                  args.profile)
     if "official" in parts:
         official_part(judges, played, args.judge_games)
     print(f"\nload average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
