@@ -299,6 +299,8 @@ def bots_part(seed: int, games: int, restart_games: int, extra: Sequence[str],
             lineups.append((f"{spec} x4", [spec] * 4, games))
         for variant in VARIANTS:
             for label, specs, n in lineups:
+                if n <= 0:
+                    continue
                 plans = [GamePlan(k + 1, k + 1, (0, 1, 2, 3), setup, f"game {k + 1}")
                          for k, setup in enumerate(seeded_setups(seed, n))]
                 profiler = cProfile.Profile() if profile and not runs else None
