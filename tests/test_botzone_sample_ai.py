@@ -137,13 +137,13 @@ def test_greedy_bot_never_gets_wa_or_wh(variant: str) -> None:
 
 @pytest.mark.slow
 @VARIANTS
-def test_greedy_bot_never_gets_wa_or_wh_over_a_hundred_games(variant: str) -> None:
-    counts = outcomes(variant, ["greedy", "greedy", "greedy", "greedy"], range(1000, 1050))
-    counts += outcomes(variant, ["greedy", "sample", "wr786", "random"], range(2000, 2050))
+def test_greedy_bot_never_gets_wa_or_wh_over_fifty_more_games(variant: str) -> None:
+    counts = outcomes(variant, ["greedy", "greedy", "greedy", "greedy"], range(1000, 1025))
+    counts += outcomes(variant, ["greedy", "sample", "wr786", "random"], range(2000, 2025))
     # The wr786-like bot's own false wins in classic (see below) may end a game.
     errors = {(action, who) for action, who in counts if action not in ("HU", "HUANG")}
     assert errors <= {("WH", "wr786")}, counts
-    assert counts[("HU", "greedy")] > 50
+    assert counts[("HU", "greedy")] > 25
 
 
 def test_wr786_like_bot_plays_duplicate_games_legally() -> None:
@@ -220,7 +220,7 @@ def test_greedy_beats_random_on_every_seating_of_a_few_walls() -> None:
 
 
 @pytest.mark.slow
-@VARIANTS
+@pytest.mark.parametrize("variant", ["duplicate"])  # classic: test_botzone_commands, live
 def test_greedy_beats_random_by_a_wide_margin_over_a_duplicate_match(variant: str) -> None:
     """10 walls x 6 seatings: greedy wins over half the games, +6 a game per greedy seat.
 
