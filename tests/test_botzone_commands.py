@@ -136,3 +136,17 @@ def test_without_the_calculator_every_command_says_how_to_install_it(tmp_path: P
         assert "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
         assert "PyMahjongGB 1.1.0" in run.stderr
         assert "pip install 'mahjong-match-server[botzone]'" in run.stderr
+
+
+@pytest.mark.parametrize(("initdata", "said"), [
+    ('{"walltiles": "W1 W2"}', "--initdata: walltiles too short"),
+    ("[1, 2]", "--initdata: not a JSON object"),
+    ("{nope", "--initdata: not JSON"),
+    ("no/such/file.json", "--initdata no/such/file.json: neither JSON nor a readable file"),
+])
+def test_an_initdata_the_judge_cannot_start_from_is_refused_in_one_line(
+        initdata: str, said: str) -> None:
+    bot = "json:" + KEPT.format("json")
+    run = server("match", "--ruleset", "botzone", "--initdata", initdata, bot, bot, bot, bot)
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert said in run.stderr and len(run.stderr.strip().splitlines()) == 1

@@ -40,7 +40,21 @@ def variant_of(args: CommandArgs) -> str:
     return variant
 
 
-def plans_of(args: CommandArgs, seed: int) -> tuple[str, list[GamePlan]]:
+def checked_initdata(text: str, variant: str) -> dict[str, Any]:
+    """``--initdata``, refused now if the judge cannot start a game from it."""
+    from rulesets.botzone.judge import Judge
+
+    initdata = parse_initdata(text)
+    try:
+        Judge(variant, initdata)
+    except InputError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raise InputError(f"--initdata: {exc}") from None
+    return initdata
+
+
+def plans_of(args: CommandArgs, seed: int, variant: str) -> tuple[str, list[GamePlan]]:
     fmt = str(args.get("format", "one"))
     if fmt not in formats.FORMATS:
         raise InputError(f"--format must be {' or '.join(formats.FORMATS)} in the botzone "
@@ -49,7 +63,8 @@ def plans_of(args: CommandArgs, seed: int) -> tuple[str, list[GamePlan]]:
         for name in ("walls", "orders"):
             if name in args.given:
                 raise InputError(f"--{name} is for --format duplicate")
-        initdata = parse_initdata(args["initdata"]) if args.get("initdata") else None
+        initdata = checked_initdata(args["initdata"], variant) if args.get("initdata") \
+            else None
         return fmt, formats.one_game(seed, initdata)
     if args.get("initdata"):
         raise InputError("--initdata is for one game (--format one): a duplicate match "
@@ -118,7 +133,7 @@ def run_match(args: CommandArgs) -> int:
         raise InputError(f"need exactly 4 bots, got {len(specs)}")
     variant = variant_of(args)
     seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
-    fmt, plans = plans_of(args, seed)
+    fmt, plans = plans_of(args, seed, variant)
     bots = Bots.from_args(specs, args, args["work_dir"])
     root = None
     if args["debug"]:

@@ -73,12 +73,13 @@ def is_match_folder(path: Path) -> bool:
 def parse_initdata(text: str) -> dict[str, Any]:
     """``--initdata``: Botzone's initdata as JSON text, or a file holding it."""
     source = text
-    if not text.lstrip().startswith("{"):
+    if not text.lstrip().startswith(("{", "[", '"')):  # not JSON text: a file of it
         try:
             source = Path(text).read_text(encoding="utf-8")
-        except OSError as exc:
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
             raise InputError(f"--initdata {text}: neither JSON nor a readable file "
-                             f"({exc.strerror})") from None
+                             f"({why})") from None
     try:
         value = json.loads(source)
     except json.JSONDecodeError as exc:
