@@ -204,11 +204,14 @@ class ProcessPeer:
             return ""
         return describe_exit(self.process.returncode, self.stderr_tail, self.sandboxed)
 
-    async def drain_stderr(self, cap: int = STDERR_CAP) -> None:
-        """Read stderr until it closes, keeping the first ``cap`` bytes."""
+    async def drain_stderr(self, cap: int = STDERR_CAP,
+                           save: Callable[[bytes], None] | None = None) -> None:
+        """Read stderr until it closes, keeping its tail and the first ``cap`` bytes in
+        ``stderr_path``; or handing every chunk to ``save`` (a file shared by the
+        processes of one Botzone bot)."""
         stream = self.process.stderr
         assert stream is not None
-        sink = self.stderr_path.open("wb") if self.stderr_path else None
+        sink = self.stderr_path.open("wb") if self.stderr_path and save is None else None
         try:
             while True:
                 try:
@@ -217,6 +220,8 @@ class ProcessPeer:
                     break
                 if not data:
                     break
+                if save is not None:
+                    save(data)
                 if sink is not None and self.stderr_bytes < cap:
                     keep = data[: cap - self.stderr_bytes]
                     sink.write(keep)

@@ -54,7 +54,7 @@ from pathlib import Path
 
 import trio
 
-from server.bots import STDERR_CAP, STDERR_TAIL, ProcessPeer, start_bot
+from server.bots import STDERR_CAP, ProcessPeer, start_bot
 from server.botzone_io import (
     BAD_OUTPUT,
     KEEP_RUNNING,
@@ -261,18 +261,8 @@ class BotzoneBot:
 
     async def _drain_stderr(self, process: _Process) -> None:
         """Read a process's stderr to its end: its tail kept, the game's first bytes saved."""
-        stream = process.peer.process.stderr
         try:
-            while True:
-                try:
-                    data = await stream.receive_some(65536)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    break
-                if not data:
-                    break
-                process.peer.stderr_bytes += len(data)
-                process.peer.stderr_tail = (process.peer.stderr_tail + data)[-STDERR_TAIL:]
-                self._save_stderr(data)
+            await process.peer.drain_stderr(save=self._save_stderr)
         finally:
             process.stderr_done.set()
 

@@ -58,6 +58,35 @@ def page(title: str, body: str) -> str:
 </body></html>
 """
 
+# The step controls every stepping page shares: buttons, slider, arrow/Home/End keys and
+# #step=N in the address. It needs ``data.steps``, ``slider`` and ``render(i)``.
+STEPPER_SCRIPT = r"""
+let current = 0;
+// The address says the step (#step=N), so a step can be linked to and reloaded.
+function fromHash() {
+  const m = /^#step=(\d+)$/.exec(location.hash);
+  return m ? parseInt(m[1], 10) : 0;
+}
+function go(i) {
+  current = Math.max(0, Math.min(data.steps.length - 1, i));
+  render(current);
+  if (location.hash !== '#step=' + current) history.replaceState(null, '', '#step=' + current);
+}
+window.addEventListener('hashchange', () => go(fromHash()));
+document.getElementById('first').onclick = () => go(0);
+document.getElementById('prev').onclick = () => go(current - 1);
+document.getElementById('next').onclick = () => go(current + 1);
+document.getElementById('last').onclick = () => go(data.steps.length - 1);
+slider.oninput = () => go(parseInt(slider.value, 10));
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'ArrowRight') go(current + 1);
+  else if (e.key === 'ArrowLeft') go(current - 1);
+  else if (e.key === 'Home') go(0);
+  else if (e.key === 'End') go(data.steps.length - 1);
+});
+go(fromHash());
+"""
+
 _HAND_SCRIPT = r"""
 const data = JSON.parse(document.getElementById('hand-data').textContent);
 const slider = document.getElementById('step');
@@ -98,31 +127,7 @@ function render(i) {
   document.getElementById('result').style.display =
       i === data.steps.length - 1 ? 'block' : 'none';
 }
-let current = 0;
-// The address says the step (#step=N), so a step can be linked to and reloaded.
-function fromHash() {
-  const m = /^#step=(\d+)$/.exec(location.hash);
-  return m ? parseInt(m[1], 10) : 0;
-}
-function go(i) {
-  current = Math.max(0, Math.min(data.steps.length - 1, i));
-  render(current);
-  if (location.hash !== '#step=' + current) history.replaceState(null, '', '#step=' + current);
-}
-window.addEventListener('hashchange', () => go(fromHash()));
-document.getElementById('first').onclick = () => go(0);
-document.getElementById('prev').onclick = () => go(current - 1);
-document.getElementById('next').onclick = () => go(current + 1);
-document.getElementById('last').onclick = () => go(data.steps.length - 1);
-slider.oninput = () => go(parseInt(slider.value, 10));
-document.addEventListener('keydown', (e) => {
-  if (e.key === 'ArrowRight') go(current + 1);
-  else if (e.key === 'ArrowLeft') go(current - 1);
-  else if (e.key === 'Home') go(0);
-  else if (e.key === 'End') go(data.steps.length - 1);
-});
-go(fromHash());
-"""
+""" + STEPPER_SCRIPT
 
 
 def _snapshot_json(s: Snapshot) -> dict[str, Any]:

@@ -10,22 +10,20 @@ verdict and cause within its limit plus a margin, and no test leaves a process
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
-import signal
 import sys
-import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import structlog
 import trio
 
 from server.botzone_bots import BotzoneLimits, open_botzone_bot, parse_spec
 from server.sandbox import processes
-from tests.test_hostile import ENV_TAG, bwrap_or_skip, tagged_processes
+from tests.test_hostile import (
+    bwrap_or_skip,
+    no_leftovers,  # noqa: F401  (autouse: nothing left running)
+)
 
 BOTS = Path(__file__).resolve().parent / "bots" / "botzone"
 DISCARDER = BOTS / "discarder.py"
@@ -39,19 +37,6 @@ TURNS = ["0 0 1", "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B2 B3 B4", "3 0 DRAW"
 ANSWERS = ["PASS", "PASS", "PASS", "PLAY T5", "PASS", "PLAY J1", "PASS"]
 
 
-@pytest.fixture(autouse=True)
-def no_leftovers(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Fail the test if any process it started is still alive."""
-    tag = uuid.uuid4().hex
-    monkeypatch.setenv(ENV_TAG, tag)
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    yield tag
-    structlog.reset_defaults()
-    leftovers = tagged_processes(tag)
-    for pid in leftovers:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    assert not leftovers, f"processes left running: {leftovers}"
 
 
 def discarder(mode: str, keep: int = 0) -> str:

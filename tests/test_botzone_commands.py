@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_botzone_match import nothing_left  # noqa: F401  (autouse: nothing left)
+from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = [sys.executable, "-c", "from server.cli import main; main()"]

@@ -10,21 +10,17 @@ scores of the recorded game again.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.test_hostile import ENV_TAG, tagged_processes
+from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
@@ -55,17 +51,6 @@ def only_game(logs: Path) -> tuple[Path, dict[str, Any]]:
     return match, json.loads((match / "games" / "001" / "game.json").read_text())
 
 
-@pytest.fixture(autouse=True)
-def nothing_left(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Fail the test if any process it started (however it escaped) is still alive."""
-    tag = uuid.uuid4().hex
-    monkeypatch.setenv(ENV_TAG, tag)
-    yield tag
-    leftovers = tagged_processes(tag)
-    for pid in leftovers:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    assert not leftovers, f"processes left running: {leftovers}"
 
 
 @pytest.mark.slow

@@ -18,7 +18,7 @@ from typing import Any
 
 from rulesets.botzone.replay import answer_text, view_of
 from rulesets.botzone.view import WINDS, GameView, Result, TableState
-from server.html_pages import page
+from server.html_pages import STEPPER_SCRIPT, page
 
 _TILE_NAMES = {
     "W": "万", "B": "饼", "T": "条",
@@ -87,31 +87,7 @@ function render(i) {
   document.getElementById('result').style.display =
       i === data.steps.length - 1 ? 'block' : 'none';
 }
-let current = 0;
-// The address says the step (#step=N), so a step can be linked to and reloaded.
-function fromHash() {
-  const m = /^#step=(\d+)$/.exec(location.hash);
-  return m ? parseInt(m[1], 10) : 0;
-}
-function go(i) {
-  current = Math.max(0, Math.min(data.steps.length - 1, i));
-  render(current);
-  if (location.hash !== '#step=' + current) history.replaceState(null, '', '#step=' + current);
-}
-window.addEventListener('hashchange', () => go(fromHash()));
-document.getElementById('first').onclick = () => go(0);
-document.getElementById('prev').onclick = () => go(current - 1);
-document.getElementById('next').onclick = () => go(current + 1);
-document.getElementById('last').onclick = () => go(data.steps.length - 1);
-slider.oninput = () => go(parseInt(slider.value, 10));
-document.addEventListener('keydown', (e) => {
-  if (e.key === 'ArrowRight') go(current + 1);
-  else if (e.key === 'ArrowLeft') go(current - 1);
-  else if (e.key === 'Home') go(0);
-  else if (e.key === 'End') go(data.steps.length - 1);
-});
-go(fromHash());
-"""
+""" + STEPPER_SCRIPT
 
 
 def _state_json(s: TableState) -> dict[str, Any]:
