@@ -345,8 +345,8 @@ def test_a_missing_target_is_no_fault_but_an_infinite_distance():
 
 
 def test_a_winning_hand_is_four_sets_and_a_pair_with_its_melds():
-    assert is_winning(Counter(WAIT_W5 + ["W5"]), 0)
-    assert not is_winning(Counter(WAIT_W5 + ["W6"]), 0)
+    assert is_winning(Counter([*WAIT_W5, "W5"]), 0)
+    assert not is_winning(Counter([*WAIT_W5, "W6"]), 0)
     assert is_winning(Counter(["B1", "B2", "B3", "W5", "W5"]), 3)
     assert is_winning(Counter(["B1", "B1", "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9",
                                "B9", "B9", "B2"]), 0)  # the nine gates shape
@@ -378,7 +378,7 @@ def test_a_target_is_valid_only_with_its_melds_in_lower_case_no_fifth_tile_and_a
 
 def test_distance_is_one_when_one_tile_is_needed_the_statements_first_example():
     current = Counter(WAIT_W5)
-    target = Counter(WAIT_W5 + ["W5"])
+    target = Counter([*WAIT_W5, "W5"])
     assert distance(target, current) == 1
     assert needed(target, current) == Counter({"W5": 1})
 
@@ -386,7 +386,7 @@ def test_distance_is_one_when_one_tile_is_needed_the_statements_first_example():
 def test_distance_is_three_when_two_tiles_are_needed_and_one_discarded_the_second_example():
     current = Counter(["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "T1", "T1", "T1", "W5",
                        "W9"])
-    target = Counter(WAIT_W5 + ["W5"])
+    target = Counter([*WAIT_W5, "W5"])
     assert distance(target, current) == 3
     assert needed(target, current) == Counter({"B9": 1, "W5": 1})
 
@@ -396,7 +396,7 @@ def test_the_chance_value_is_the_earliest_last_position_of_a_needed_kind():
     last = last_positions(discards, ["T2", "W1"])
     assert last == {"B9": 4, "W5": 5, "T1": 3, "T2": 7, "W1": 7}
     assert chance_value(Counter({"B9": 1, "W5": 1}), last).value == 4
-    assert chance_value(Counter({"T2": 1}), last).value == 7  # the last copy held: the hand position
+    assert chance_value(Counter({"T2": 1}), last).value == 7  # its last copy is held
     assert chance_value(Counter({"W7": 1}), last).value == 0  # never in play
     assert chance_value(Counter({"W5": 1, "T2": 1}), last).last == {"T2": 7, "W5": 5}
 
@@ -433,7 +433,7 @@ def test_two_remaining_players_with_equal_distance_and_chance_value_share_their_
             turn(game, **{f"s{seat}": "PLAY " + text.split()[1]})
         else:
             turn(game)
-    out = turn(game, s0=" ".join(s0 + ["W5"]), s1=" ".join(s1 + ["W5"]), s2="x", s3="x")
+    out = turn(game, s0=" ".join([*s0, "W5"]), s1=" ".join([*s1, "W5"]), s2="x", s3="x")
     result = out["result"]  # type: ignore[index]
     assert result["remaining"]["0"]["distance"] == result["remaining"]["1"]["distance"] == 1
     assert result["places"][:2] == [1, 1] and game.scores[:2] == [3.5, 3.5]  # type: ignore[index]
@@ -441,7 +441,7 @@ def test_two_remaining_players_with_equal_distance_and_chance_value_share_their_
 
 
 def test_reading_replies_is_apart_from_applying_them():
-    hand = Counter(WAIT_W5 + ["W5"])
+    hand = Counter([*WAIT_W5, "W5"])
     assert read_draw_reply("HU", hand, []) == ("HU", None)
     assert read_draw_reply("PLAY B1", hand, []) == ("PLAY", "B1")
     assert read_claim("PENG B1", "T1", Counter(WAIT_W5), 0) == ("PENG", "B1")
