@@ -2,7 +2,8 @@
 """A NOI 2014 test bot: plays the tile it drew, passes on everything else, and gives
 a target that is one tile from its hand when it can find one (else an invalid one).
 
-``--keep`` asks for keep-running; ``--simple`` talks Botzone's simple interaction.
+``--keep`` asks for keep-running; ``--simple`` talks Botzone's simple interaction;
+``--big-data`` leaves 70000 bytes of data (over NOI 2014's 64 KiB).
 """
 
 import json
@@ -79,7 +80,8 @@ def main():
         if simple:
             print(response)
         else:
-            print(json.dumps({"response": response, "data": str(len(requests))}))
+            data = "x" * 70000 if "--big-data" in sys.argv else str(len(requests))
+            print(json.dumps({"response": response, "data": data}))
         if not keep:
             return
         print(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<", flush=True)
