@@ -32,6 +32,8 @@ LISTINGS: tuple[Listing, ...] = (
             "simplified GB fans", "rulesets.default"),
     Listing("botzone", "Botzone's Chinese Standard Mahjong (国标麻将): the official judge's "
             "rules, Botzone bots", "rulesets.botzone.ruleset", ("classic", "duplicate")),
+    Listing("noi2014", "NOI 2014's Mahjong (血战: winners leave, target hands), its bots "
+            "and its Swiss", "rulesets.noi2014.ruleset"),
     Listing("thupc2021", "THUPC 2021 problem L's simulator: a game log from a wall "
             "(server thupc)", "rulesets.thupc2021.ruleset", kind="simulator"),
 )

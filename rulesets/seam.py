@@ -50,7 +50,7 @@ class TurnGame(Protocol):
     def finished(self) -> bool: ...
 
     @property
-    def scores(self) -> list[int] | None: ...
+    def scores(self) -> Sequence[float] | None: ...
 
     def requests(self) -> Sequence[str | None]:
         """This turn's request to each seat (None: that seat is not asked)."""
@@ -173,7 +173,7 @@ class StandingRow:
     player: int
     place: int  # 1 = first; equal rows share a place
     points: float  # what the ranking is by (Botzone: rank points 4/3/2/1 per wall)
-    score: int  # the sum of game scores (the tie-break)
+    score: float  # the sum of game scores (the tie-break)
     games: int
     wins: int
     penalties: int  # games this player ended with an error or a bad verdict
@@ -225,7 +225,7 @@ class TableRow:
     deal: int  # the seat order's index within the group
     seat: int
     player: int  # index in the table
-    points: int
+    points: float
     faulted: bool  # the game ended on this player's error or verdict
     won: bool
     drawn: bool  # nobody won

@@ -47,16 +47,18 @@ import shutil
 import signal
 import tempfile
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import trio
 
+from rulesets.seam import CommandArgs, GamePlan
 from server.bots import STDERR_CAP, ProcessPeer, start_bot
 from server.botzone_io import (
     BAD_OUTPUT,
+    BOTZONE,
     KEEP_RUNNING,
     MLE,
     NOTHING,
@@ -67,6 +69,7 @@ from server.botzone_io import (
     Answer,
     BotzoneLimits,
     BotzoneSpec,
+    Dialect,
     Output,
     format_input,
     format_kept,
@@ -74,6 +77,7 @@ from server.botzone_io import (
     parse_spec,
     split_marker,
 )
+from server.errors import InputError
 from server.sandbox import (
     TAG_VARIABLE,
     BotLimits,
@@ -167,7 +171,8 @@ class BotzoneBot:
     async def _restart(self, first: bool) -> Answer:
         limit = self.limits.seconds(self.spec.language, first=first, kept=False)
         message = format_input(self.spec.mode, self.requests, self.responses, self.data,
-                               self.globaldata, limit, self.limits.memory_mb)
+                               self.globaldata, limit, self.limits.memory_mb,
+                               self.limits.dialect)
         process = self._current = await self._start()
         turn = await _exchange(process, message, limit)
         return await self._judge(process, turn, limit, kept=False)
@@ -221,6 +226,11 @@ class BotzoneBot:
             if turn.how == "marker":
                 output = _after_marker(output)
             return Answer(output.verdict, None, None, turn.ms, output.cause)
+        cap = self.limits.dialect.data_cap
+        if cap is not None and output.data is not None and len(output.data.encode()) > cap:
+            await _close(process)
+            return Answer(BAD_OUTPUT, None, None, turn.ms,
+                          f"data longer than {cap} bytes ({len(output.data.encode())})")
         if turn.how == "marker":
             _signal_group(peer.process.pid, signal.SIGSTOP)
             self._kept = process
@@ -420,3 +430,49 @@ async def open_botzone_bot(spec: BotzoneSpec, label: str,
     finally:
         if bot is not None:
             bot.remove_work_dir()
+
+
+class Bots:
+    """How every player's bot is started: its spec, limits and sandbox; and the
+    ``globaldata`` each leaves for its next game of the match."""
+
+    def __init__(self, specs: Sequence[str], limits: BotzoneLimits, sandbox: str = "none",
+                 work_root: Path | None = None) -> None:
+        self.specs = [parse_spec(spec) for spec in specs]
+        self.limits = limits
+        self.sandbox = sandbox
+        self.work_root = work_root
+        self.globaldata: list[str] = ["" for _ in specs]
+
+    @classmethod
+    def from_args(cls, specs: Sequence[str], args: CommandArgs, work_root: Path | None = None,
+                  dialect: Dialect = BOTZONE) -> Bots:
+        """From a command's options: --time-limit, --sandbox, --mem-limit, ..."""
+        from server.sandbox import SandboxError, check_bwrap
+
+        if args["sandbox"] not in ("none", "bwrap"):
+            raise InputError(f"--sandbox must be none or bwrap, not {args['sandbox']!r}")
+        limits = BotzoneLimits(base_seconds=float(args.get("time_limit", 1.0)), dialect=dialect)
+        given = {key: args[key] or None for key in ("mem_limit", "cpu_limit", "file_limit")
+                 if key in args.given}
+        limits = replace(limits, memory_mb=given.get("mem_limit", limits.memory_mb),
+                         cpu_seconds=given.get("cpu_limit", limits.cpu_seconds),
+                         file_mb=given.get("file_limit", limits.file_mb))
+        if args["sandbox"] == "bwrap":
+            try:
+                check_bwrap(BotLimits(limits.memory_mb, limits.cpu_seconds, limits.file_mb))
+            except SandboxError as exc:
+                raise InputError(str(exc)) from None
+        return cls(specs, limits, args["sandbox"], work_root)
+
+    @asynccontextmanager
+    async def opener(self, player: int, seat: int, plan: GamePlan,
+                     stderr: Path | None) -> AsyncIterator[BotzoneBot]:
+        """A turn match's ``SeatOpener``: player ``player``'s bot for one game."""
+        async with open_botzone_bot(self.specs[player], f"player {player + 1}", self.limits,
+                                    sandbox=self.sandbox, globaldata=self.globaldata[player],
+                                    stderr_path=stderr, work_root=self.work_root) as bot:
+            try:
+                yield bot
+            finally:
+                self.globaldata[player] = bot.globaldata

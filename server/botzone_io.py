@@ -106,6 +106,24 @@ class BotzoneSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Dialect:
+    """How a ruleset's platform words the JSON input and what it allows (Botzone's own,
+    or a contest run on Botzone's protocol such as NOI 2014)."""
+
+    name: str
+    globaldata: bool = True  # the JSON input carries globaldata
+    limits_as_text: bool = False  # time_limit "1000" (ms) and memory_limit "256" as strings
+    first_turn_factor: float = 2.0  # x the time limit on a bot's first turn of a game
+    data_cap: int | None = None  # bytes of ``data`` a bot may leave (None: the output cap)
+
+
+BOTZONE = Dialect("botzone")
+# SPEC-noi2014 §4, §6: the statement's input line, 1000 ms every step, data up to 64 KiB.
+NOI2014 = Dialect("noi2014", globaldata=False, limits_as_text=True, first_turn_factor=1.0,
+                  data_cap=64 * 1024)
+
+
+@dataclass(frozen=True, slots=True)
 class BotzoneLimits:
     """Time and memory as Botzone sets them, configurable.
 
@@ -119,6 +137,7 @@ class BotzoneLimits:
     memory_mb: int | None = MEMORY_MB  # address space (RLIMIT_AS) of every bot process
     cpu_seconds: int | None = 3600  # per process: a kept bot lives a whole game
     file_mb: int | None = 64
+    dialect: Dialect = BOTZONE
 
     def seconds(self, language: str, *, first: bool, kept: bool) -> float:
         """The time limit of one turn."""
@@ -127,7 +146,7 @@ class BotzoneLimits:
             factor = self.factor
         else:
             factor = lang.kept if kept and not first else lang.turn
-        return self.base_seconds * factor * (2 if first else 1)
+        return self.base_seconds * factor * (self.dialect.first_turn_factor if first else 1)
 
 
 def parse_spec(text: str, language: str | None = None) -> BotzoneSpec:
@@ -162,14 +181,21 @@ def parse_spec(text: str, language: str | None = None) -> BotzoneSpec:
 
 
 def format_input(mode: str, requests: Sequence[str], responses: Sequence[str],
-                 data: str, globaldata: str, time_limit: float, memory_mb: int | None) -> bytes:
+                 data: str, globaldata: str, time_limit: float, memory_mb: int | None,
+                 dialect: Dialect = BOTZONE) -> bytes:
     """A restarted bot's input: the whole history, the current request last."""
     if len(responses) != len(requests) - 1:
         raise ValueError("a bot's history has one response fewer than requests")
     if mode == "json":
-        message = {"requests": list(requests), "responses": list(responses), "data": data,
-                   "globaldata": globaldata, "time_limit": _number(time_limit),
-                   "memory_limit": memory_mb if memory_mb is not None else MEMORY_MB}
+        memory = memory_mb if memory_mb is not None else MEMORY_MB
+        message: dict[str, Any] = {"requests": list(requests), "responses": list(responses),
+                                   "data": data}
+        if dialect.globaldata:
+            message["globaldata"] = globaldata
+        if dialect.limits_as_text:
+            message.update(time_limit=str(round(time_limit * 1000)), memory_limit=str(memory))
+        else:
+            message.update(time_limit=_number(time_limit), memory_limit=memory)
         return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
     lines = [str(len(requests))]
     for i, request in enumerate(requests):

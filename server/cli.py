@@ -41,18 +41,21 @@ RULE_NOTE = " [default: {}; stored, and kept on --resume]"
 RULESET_HELP = "The ruleset: " + ", ".join(
     entry.name for entry in LISTINGS if entry.kind == "match") + " (see 'server rulesets')"
 LOG_NOTE = " (default: the one that wrote the log)"
-# Options only the botzone ruleset reads (SPEC-botzone; rulesets/botzone).
+# Options only the turn-based rulesets read (SPEC-botzone, SPEC-noi2014; rulesets/).
 BOTZONE = {
     "variant": "botzone: classic (144 tiles with flowers) or duplicate (复式: 136 tiles, "
                "four walls) [default: classic]",
-    "format": "botzone: one (one game) or duplicate (each wall in all 24 seat orders) "
-              "[default: one]",
-    "walls": "botzone --format duplicate: walls to play (winds E, S, W, N) [default: 4]",
-    "orders": "botzone --format duplicate: seat orders per wall [default: 24]",
+    "format": "botzone: one (one game) or duplicate (each wall in all 24 seat orders); "
+              "noi2014: one or round (one wall played 4 times, seats rotated) [default: one]",
+    "walls": "--format duplicate/round: walls to play (botzone: winds E, S, W, N) "
+             "[default: botzone 4, noi2014 1]",
+    "orders": "--format duplicate/round: seat orders per wall (noi2014: 1-4 rotations) "
+              "[default: botzone 24, noi2014 4]",
     "initdata": "botzone: start the game from Botzone's initdata (JSON text or a file of "
                 "it), as a game seen on Botzone",
-    "time_limit": "botzone: seconds per turn before the language factor (Python 6x, Java "
-                  "3x, JavaScript 2x), doubled on a bot's first turn [default: 1.0]",
+    "time_limit": "botzone, noi2014: seconds per turn before the language factor (Python 6x, "
+                  "Java 3x, JavaScript 2x); botzone doubles a bot's first turn "
+                  "[default: 1.0]",
 }
 # Which files of a folder are bots (the rule of server.tournament.entries).
 FOLDER_HELP = ("each executable file and each *.py file, except names starting with _ and "
@@ -309,7 +312,8 @@ def check_bot(
     sandbox: Annotated[str, typer.Option(help="none or bwrap")] = "none",
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
     variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
-    games: Annotated[int | None, typer.Option(min=1, help="botzone: games to play")] = None,
+    games: Annotated[int | None, typer.Option(min=1, help="botzone, noi2014: games to "
+                                              "play")] = None,
     time_limit: Annotated[float | None, typer.Option(min=0.05, help=BOTZONE["time_limit"])] = None,
 ) -> None:
     """Play a few hands of a bot against the sample AIs and report protocol problems."""
@@ -437,9 +441,11 @@ def tournament(
         help=RULESET_HELP + RULE_NOTE.format(DEFAULT))] = None,
     variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"] + " (stored)")] = None,
     walls: Annotated[int | None, typer.Option(
-        min=1, max=4, help="botzone: walls per table [default: 4] (stored)")] = None,
+        min=1, max=4, help="botzone, noi2014: walls per table [default: botzone 4, "
+                               "noi2014 1] (stored)")] = None,
     orders: Annotated[int | None, typer.Option(
-        min=1, max=24, help="botzone: seat orders per wall [default: 4] (stored)")] = None,
+        min=1, max=24, help="botzone, noi2014: seat orders per wall [default: 4] "
+                               "(stored)")] = None,
     time_limit: Annotated[float | None, typer.Option(
         min=0.05, help=BOTZONE["time_limit"] + " (stored)")] = None,
 ) -> None:

@@ -154,11 +154,12 @@ async def run_turn_match(match: TurnMatch, on_game: GameListener | None = None,
     return result
 
 
-def player_scores(plan: GamePlan, record: Mapping[str, Any]) -> list[int]:
-    """A game's scores by player (the record has them by seat); 0 for a game that did
-    not finish."""
+def player_scores(plan: GamePlan, record: Mapping[str, Any]) -> list[float]:
+    """A game's scores by player (the record has them by seat; whole ones stay ints, NOI
+    2014's 2.5 stays 2.5); 0 for a game that did not finish."""
     scores = record.get("scores") or [0] * len(plan.order)
-    by_player = [0] * len(plan.order)
+    by_player: list[float] = [0] * len(plan.order)
     for seat, player in enumerate(plan.order):
-        by_player[player] = int(scores[seat])
+        value = scores[seat]
+        by_player[player] = int(value) if float(value).is_integer() else float(value)
     return by_player

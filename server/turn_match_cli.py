@@ -64,7 +64,7 @@ def run_turn_match_cli(match: TurnMatch, *, verbose: bool, seed: int) -> int:
                           f"{one_line(str(answer), LINE)} ({item['ms']} ms)"
                           + (f" [{item['cause']}]" if item.get("cause") else ""),
                           markup=False, highlight=False)
-        display = output.get("display", {})
+        display = output.get("display", output)
         console.print(f"  judge: {one_line(str(display), 2 * LINE)}", markup=False, highlight=False)
 
     async def play() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 from rulesets.noi2014.engine import PASS, PLAYERS, Game
 from rulesets.noi2014.hands import is_winning
@@ -50,10 +51,21 @@ def winning_target(game: Game, seat: int, rng: random.Random) -> str:
             return " ".join(lower + sorted_tiles(tiles))
 
 
+def _use(hand: Counter[str], tile: str) -> int:
+    """How much a tile is worth keeping: copies of it, and neighbours in its suit."""
+    suit, n = tile[0], int(tile[1])
+    near = sum(hand[f"{suit}{m}"] for m in (n - 2, n - 1, n + 1, n + 2) if 1 <= m <= 9)
+    return 3 * (hand[tile] - 1) + near
+
+
 class RandomPlayer:
-    def __init__(self, rng: random.Random, junk: float = 0.0) -> None:
+    """``eager``: discards its least useful tile instead of a random one, so it wins
+    more often (games with several winners)."""
+
+    def __init__(self, rng: random.Random, junk: float = 0.0, eager: bool = False) -> None:
         self.rng = rng
         self.junk = junk
+        self.eager = eager
 
     def answer(self, game: Game, seat: int, request: str) -> Reply:
         rng = self.rng
@@ -73,7 +85,10 @@ class RandomPlayer:
                 m.kind == "PENG" and m.tile == k for m in melds))]
             if kongs and rng.random() < 0.6:
                 return Reply("OK", f"GANG {rng.choice(sorted(kongs))}")
-            return Reply("OK", f"PLAY {rng.choice(sorted(hand.elements()))}")
+            held = sorted(hand.elements())
+            if self.eager:
+                return Reply("OK", f"PLAY {min(held, key=lambda t: (_use(hand, t), t))}")
+            return Reply("OK", f"PLAY {rng.choice(held)}")
         if words[0] == "3":
             tile = words[3]
             trial = Counter(hand)
@@ -114,3 +129,37 @@ def random_game(seed: int, junk: float = 0.0) -> Game:
     game = Game(shuffled_wall(seed))
     play(game, [RandomPlayer(rng, junk) for _ in range(PLAYERS)])
     return game
+
+
+def build_wall(hands: Sequence[Sequence[str] | None], front: Sequence[str] = (),
+               back: Sequence[str] = ()) -> list[str]:
+    """A wall that deals ``hands`` (seat 0..3, 13 each; None: any 13), then draws ``front``
+    in order from the front and ``back`` in order from the back. Tiles not given are
+    filled in one copy of each kind at a time, the kinds spread so that runs are rare."""
+    pool = Counter({kind: 4 for kind in KINDS})
+    wall: list[str | None] = [None] * 108
+    seats: list[list[int]] = []
+    for seat, hand in enumerate(hands):
+        slots = [16 * r + 4 * seat + k for r in range(3) for k in range(4)] + [48 + seat]
+        seats.append(slots)
+        if hand is None:
+            continue
+        assert len(hand) == 13, f"seat {seat}: {len(hand)} tiles"
+        for slot, tile in zip(slots, hand, strict=True):
+            wall[slot] = tile
+    for k, tile in enumerate(front):
+        wall[52 + k] = tile
+    for k, tile in enumerate(back):
+        wall[107 - k] = tile
+    for tile in wall:
+        if tile is not None:
+            pool[tile] -= 1
+            assert pool[tile] >= 0, f"more than 4 of {tile}"
+    spread = [KINDS[i * 10 % len(KINDS)] for i in range(len(KINDS))]  # no runs, no pairs
+    rest = [kind for copy in range(4) for kind in spread if pool[kind] > copy]
+    order = [slot for slots in seats for slot in slots] + list(range(52, 108))
+    for slot in order:
+        if wall[slot] is None:
+            wall[slot] = rest.pop(0)
+    assert not rest
+    return [str(tile) for tile in wall]

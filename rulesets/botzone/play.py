@@ -9,11 +9,8 @@ folder.
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulesets.botzone import formats
 from rulesets.botzone.fans import calculator
@@ -24,10 +21,8 @@ from rulesets.botzone.ruleset import (
     parse_initdata,
 )
 from rulesets.seam import CommandArgs, GamePlan, TableRequest, TableRow
+from server.botzone_bots import Bots
 from server.errors import InputError
-
-if TYPE_CHECKING:
-    from server.botzone_io import BotzoneLimits
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_ai" / "botzone"
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
@@ -70,55 +65,6 @@ def plans_of(args: CommandArgs, seed: int, variant: str) -> tuple[str, list[Game
         raise InputError("--initdata is for one game (--format one): a duplicate match "
                          "makes its walls from --seed")
     return fmt, formats.duplicate(seed, int(args.get("walls", 4)), int(args.get("orders", 24)))
-
-
-class Bots:
-    """How every player's bot is started: its spec, limits and sandbox; and the
-    ``globaldata`` each leaves for its next game of the match."""
-
-    def __init__(self, specs: Sequence[str], limits: BotzoneLimits, sandbox: str = "none",
-                 work_root: Path | None = None) -> None:
-        from server.botzone_io import parse_spec
-
-        self.specs = [parse_spec(spec) for spec in specs]
-        self.limits = limits
-        self.sandbox = sandbox
-        self.work_root = work_root
-        self.globaldata: list[str] = ["" for _ in specs]
-
-    @classmethod
-    def from_args(cls, specs: Sequence[str], args: CommandArgs,
-                  work_root: Path | None = None) -> Bots:
-        from server.botzone_io import BotzoneLimits
-        from server.sandbox import BotLimits, SandboxError, check_bwrap
-
-        if args["sandbox"] not in ("none", "bwrap"):
-            raise InputError(f"--sandbox must be none or bwrap, not {args['sandbox']!r}")
-        limits = BotzoneLimits(base_seconds=float(args.get("time_limit", 1.0)))
-        given = {key: args[key] or None for key in ("mem_limit", "cpu_limit", "file_limit")
-                 if key in args.given}
-        limits = replace(limits, memory_mb=given.get("mem_limit", limits.memory_mb),
-                         cpu_seconds=given.get("cpu_limit", limits.cpu_seconds),
-                         file_mb=given.get("file_limit", limits.file_mb))
-        if args["sandbox"] == "bwrap":
-            try:
-                check_bwrap(BotLimits(limits.memory_mb, limits.cpu_seconds, limits.file_mb))
-            except SandboxError as exc:
-                raise InputError(str(exc)) from None
-        return cls(specs, limits, args["sandbox"], work_root)
-
-    @asynccontextmanager
-    async def opener(self, player: int, seat: int, plan: GamePlan,
-                     stderr: Path | None) -> AsyncIterator[Any]:
-        from server.botzone_bots import open_botzone_bot
-
-        async with open_botzone_bot(self.specs[player], f"player {player + 1}", self.limits,
-                                    sandbox=self.sandbox, globaldata=self.globaldata[player],
-                                    stderr_path=stderr, work_root=self.work_root) as bot:
-            try:
-                yield bot
-            finally:
-                self.globaldata[player] = bot.globaldata
 
 
 def run_match(args: CommandArgs) -> int:

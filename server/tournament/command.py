@@ -162,10 +162,13 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
                 live.start()
                 live.update(view())
             terminated = trio.run(until_sigterm, runner.run)
-        except BaseExceptionGroup as group:  # Ctrl-C while tables play
-            if group.subgroup(KeyboardInterrupt) is None:
+        except BaseExceptionGroup as group:  # Ctrl-C while tables play, or a bad command
+            if group.subgroup(KeyboardInterrupt) is not None:
+                raise KeyboardInterrupt from None
+            bad = group.subgroup(InputError)
+            if bad is None:
                 raise
-            raise KeyboardInterrupt from None
+            raise first_leaf(bad) from None
         finally:
             if live is not None:
                 live.stop()
@@ -196,8 +199,23 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
     except (StoreError, EntriesError) as exc:
         console.print(error_line(exc))
         return 2
+    except InputError as exc:  # met while tables played (a bot's command that cannot run)
+        write_all(config, store)
+        console.print(error_line(exc))
+        console.print("finished tables are kept; go on with --resume once it is mended",
+                      markup=False)
+        return 2
     finally:
         store.close()
+
+
+def first_leaf(group: BaseExceptionGroup[InputError]) -> InputError:
+    """The first error of a (nested) exception group."""
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    assert isinstance(error, InputError)
+    return error
 
 
 def say_folder(folder: Path, console: Console) -> None:

@@ -22,7 +22,7 @@ def read_turn(mode: str) -> Turn:
     if mode == "json":
         message = json.loads(sys.stdin.readline())
         return Turn(message["requests"], message["responses"], message["data"],
-                    message["globaldata"])
+                    message.get("globaldata", ""))  # NOI 2014's input has none
     n = int(sys.stdin.readline())
     lines = [sys.stdin.readline().rstrip("\n") for _ in range(2 * n - 1)]
     data = sys.stdin.readline().rstrip("\n")

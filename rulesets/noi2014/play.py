@@ -1,0 +1,160 @@
+"""Playing NOI 2014 games: ``match``, ``check-bot`` and a tournament's table.
+
+The shell's turn driver (``server.turn_match``) plays the engine with the
+Botzone bot runner in the contest's dialect; this module turns the options
+into a match: its players, its plan (``formats``), the bots' limits, the log.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from rulesets.noi2014 import formats
+from rulesets.noi2014.engine import PLAYERS
+from rulesets.noi2014.ruleset import NAME, NoiRules, fault_causes, game_line
+from rulesets.seam import CommandArgs, GamePlan, TableRequest, TableRow
+from server.botzone_bots import Bots
+from server.botzone_io import NOI2014
+from server.errors import InputError
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_ai" / "noi2014"
+CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
+TOURNAMENT_DEFAULTS = {"walls": "1", "orders": "4", "time_limit": "1.0"}
+
+
+def plans_of(args: CommandArgs, seed: int) -> tuple[str, list[GamePlan]]:
+    fmt = str(args.get("format", "one"))
+    if fmt not in formats.FORMATS:
+        raise InputError(f"--format must be {' or '.join(formats.FORMATS)} in the noi2014 "
+                         f"ruleset, not {fmt!r}")
+    if fmt == "one":
+        for name in ("walls", "orders"):
+            if name in args.given:
+                raise InputError(f"--{name} is for --format round")
+        return fmt, formats.one_game(seed)
+    orders = int(args.get("orders", PLAYERS))
+    if not 1 <= orders <= PLAYERS:
+        raise InputError("--orders: a round plays its wall 1 to 4 times")
+    return fmt, formats.rounds(seed, int(args.get("walls", 1)), orders)
+
+
+def match_meta(fmt: str, seed: int, bots: Bots) -> dict[str, Any]:
+    return {"format": fmt, "seed": seed, "time_limit": bots.limits.base_seconds}
+
+
+def run_match(args: CommandArgs) -> int:
+    from server.cli import stop_earlier_bots
+    from server.console import configure_logging
+    from server.paths import output_folder
+    from server.turn_match import TurnMatch, TurnPlayer
+    from server.turn_match_cli import match_folder, run_turn_match_cli
+
+    specs: list[str] = list(args["ais"])
+    if len(specs) != 4:
+        raise InputError(f"need exactly 4 bots, got {len(specs)}")
+    seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
+    fmt, plans = plans_of(args, seed)
+    bots = Bots.from_args(specs, args, args["work_dir"], NOI2014)
+    root = None
+    if args["debug"]:
+        root = match_folder(output_folder(args["log_dir"], "--log-dir"), NAME, seed)
+    match = TurnMatch(NAME, [TurnPlayer(spec, spec) for spec in specs], plans, NoiRules(),
+                      bots.opener, root, meta=match_meta(fmt, seed, bots),
+                      header=formats.game_header)
+    configure_logging(False)
+    stop_earlier_bots()
+    return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed)
+
+
+def check_bot(args: CommandArgs) -> int:
+    """Play a few games of one bot against the sample bots (it moves one seat each game);
+    report every answer that was a fault or whose verdict was not OK, with its request."""
+    import trio
+    from rich.console import Console
+
+    from server.cli import stop_earlier_bots
+    from server.console import configure_logging
+    from server.say import one_line
+    from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
+
+    cmd: str = args["cmd"]
+    games = int(args.get("games", 2))
+    seed = int(args["seed"])
+    specs = [cmd, *(f"json:python3 {SAMPLES / name}" for name in CHECK_OPPONENTS)]
+    bots = Bots.from_args(specs, args, dialect=NOI2014)
+    plans = [GamePlan(n + 1, n + 1, formats.rotation(n), {"seed": seed, "game": n},
+                      f"game {n + 1}") for n in range(games)]
+    match = TurnMatch(NAME, [TurnPlayer(s, s) for s in specs], plans, NoiRules(), bots.opener,
+                      None, header=formats.game_header)
+    configure_logging(False)
+    stop_earlier_bots()
+    result = trio.run(run_turn_match, match)
+    out = Console(soft_wrap=True, highlight=False, emoji=False)
+    problems = 0
+    for plan, record in zip(plans, result.records, strict=True):
+        seat = plan.order.index(0)
+        names = ["your bot" if p == 0 else f"sample {p}" for p in plan.order]
+        out.print(f"game {plan.number} (your bot in seat {seat}): {game_line(record, names)}",
+                  markup=False)
+        turns = [item for item in record["players"][seat] if item is not None]
+        for item in turns:
+            if item["verdict"] != "OK":
+                problems += 1
+                out.print(f"  {item['verdict']}: {item['cause']} (request "
+                          f"{one_line(item['request'], 60)!r})", markup=False)
+        cause = fault_causes(record).get(seat)
+        if cause is not None and turns and turns[-1]["verdict"] == "OK":
+            problems += 1
+            out.print(f"  fault {cause}: answered {one_line(str(turns[-1]['response']), 60)!r}"
+                      f" to {one_line(turns[-1]['request'], 60)!r}", markup=False)
+        target = formats.result_of(record).get("remaining", {}).get(str(seat))
+        if target is not None and not target.get("valid"):
+            problems += 1
+            out.print(f"  its target hand is not valid: {target.get('reason')} (answered "
+                      f"{one_line(str(target.get('target')), 60)!r})", markup=False)
+    out.print(f"{games} game(s), {problems} problem(s)", markup=False)
+    return 0 if problems == 0 else 1
+
+
+async def play_table(table: TableRequest) -> list[TableRow]:
+    """A tournament table: the tournament's rounds (one wall played ``orders`` times,
+    seats rotated) of its four players; one row per seat and game."""
+    from server.botzone_io import MEMORY_MB, BotzoneLimits
+    from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
+
+    settings = {**TOURNAMENT_DEFAULTS, **table.settings}
+    plans = formats.rounds(table.seed, int(settings["walls"]), int(settings["orders"]))
+    specs = [command[0] for _, command in table.players]
+    sandbox = table.sandbox
+    limits = BotzoneLimits(base_seconds=float(settings["time_limit"]),
+                           memory_mb=sandbox.limits.memory_mb or MEMORY_MB,
+                           cpu_seconds=sandbox.limits.cpu_seconds,
+                           file_mb=sandbox.limits.file_mb, dialect=NOI2014)
+    bots = Bots(specs, limits, sandbox.kind, sandbox.work_dir)
+    match = TurnMatch(NAME, [TurnPlayer(name, spec) for (name, _), spec in
+                             zip(table.players, specs, strict=True)], plans, NoiRules(),
+                      bots.opener, table.root, meta=match_meta("round", table.seed, bots),
+                      header=formats.game_header)
+
+    def on_game(plan: GamePlan, record: dict[str, Any]) -> None:
+        if table.on_game is not None:
+            table.on_game()
+
+    result = await run_turn_match(match, on_game)
+    rows: list[TableRow] = []
+    per_group: dict[int, int] = {}
+    for game, (plan, record) in enumerate(zip(plans, result.records, strict=True)):
+        deal = per_group.get(plan.group, 0)
+        per_group[plan.group] = deal + 1
+        outcome = formats.result_of(record)
+        winners = outcome.get("winners") or []
+        faulted = outcome.get("faulted") or []
+        word = "HU" if winners else ("FAULT" if faulted else "HUANG")
+        scores = record.get("scores") or [0, 0, 0, 0]
+        for seat, player in enumerate(plan.order):
+            rows.append(TableRow(game, plan.group, deal, seat, player,
+                                 formats.whole(scores[seat]), seat in faulted,
+                                 seat in winners, not winners, word))
+    return rows
