@@ -607,10 +607,12 @@ def respond(requests: Sequence[str], responses: Sequence[str]) -> str:
 def read_input(simple: bool) -> tuple[list[str], list[str], str]:
     if simple:
         # Line 1: the turn number n; then requests and responses alternating, ending
-        # with the current request; then the data line and globaldata.
+        # with the current request; then the data line and the globaldata line (read
+        # too: a kept bot must not take it for its next request).
         n = int(sys.stdin.readline().strip() or "0")
         lines = [sys.stdin.readline().rstrip("\r\n") for _ in range(2 * n - 1)]
         data = sys.stdin.readline().rstrip("\r\n")
+        sys.stdin.readline()
         return lines[0::2], lines[1::2], data
     given = json.loads(sys.stdin.readline())
     data = given.get("data", "")

@@ -195,7 +195,7 @@ bool is_winning(vector<int> c) {  // 14 concealed tiles, no melds
 
 struct Search {
     vector<int> hand, target = vector<int>(27, 0), best;
-    int best_kept = -1;
+    int best_kept = -1, total = 0;  // total: the tiles in hand
 
     static vector<int> set_tiles(int k) {  // 0..26 pungs, 27..47 runs
         if (k < 27) return {k, k, k};
@@ -218,7 +218,8 @@ struct Search {
             vector<int> tiles = set_tiles(k);
             int kept;
             if (!add(tiles, kept)) continue;
-            if (kept + 3 * (left - 1) + 2 > best_kept) sets(k, left - 1);
+            // Go on only if the rest could still keep more than the best so far.
+            if (kept + min(3 * (left - 1) + 2, total - kept) > best_kept) sets(k, left - 1);
             remove(tiles);
         }
     }
@@ -235,6 +236,7 @@ struct Search {
 string target_hand(const vector<int>& hand) {
     Search search;
     search.hand = hand;
+    for (int n : hand) search.total += max(n, 0);
     search.sets(0, 4);
     string out;
     for (int t = 0; t < 27; t++)

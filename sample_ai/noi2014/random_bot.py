@@ -223,10 +223,18 @@ def _respond(requests: Sequence[str], responses: Sequence[str]) -> str:
 
 
 def simple_target(player: Player) -> str:
-    """A valid target: its melds in lower case, then sets and a pair chosen greedily to
-    keep as many of its concealed tiles as one pick at a time can, never more than 4
+    """A valid target: its melds in lower case, then its concealed tiles and the one
+    tile that would win if there is one; if not, sets and a pair chosen greedily to
+    keep as many of its concealed tiles as one pick at a time can. Never more than 4
     of a kind in all."""
     used = player.melded()
+    lower = [tile.lower() for kind, tile in player.melds
+             for _ in range(4 if kind == "GANG" else 3)]
+    for kind in KINDS:
+        with_it = Counter(player.hand)
+        with_it[kind] += 1
+        if used[kind] + with_it[kind] <= 4 and is_winning(with_it, len(player.melds)):
+            return " ".join(lower + sorted(with_it.elements(), key=KINDS.index))
     rest = Counter(player.hand)
     wanted: list[str] = []
     for _ in range(SETS - len(player.melds)):
@@ -234,8 +242,6 @@ def simple_target(player: Player) -> str:
         _take(group, used, rest, wanted)
     pair = max(((k, k) for k in KINDS if _room(used, (k, k))), key=lambda g: _kept(g, rest))
     _take(pair, used, rest, wanted)
-    lower = [tile.lower() for kind, tile in player.melds
-             for _ in range(4 if kind == "GANG" else 3)]
     return " ".join(lower + sorted(wanted, key=KINDS.index))
 
 
@@ -264,9 +270,12 @@ def read_history(simple: bool) -> tuple[list[str], list[str]]:
     """The first turn's input: every request so far and the bot's earlier answers."""
     if simple:
         # Line 1: the turn number n; then requests and responses alternating, ending
-        # with the current request; then data and globaldata (unused here).
+        # with the current request; then a data line and a globaldata line (unused
+        # here, but read: a kept bot must not take them for its next request).
         n = int(sys.stdin.readline().strip() or "0")
         lines = [sys.stdin.readline().rstrip("\r\n") for _ in range(2 * n - 1)]
+        sys.stdin.readline()
+        sys.stdin.readline()
         return lines[0::2], lines[1::2]
     given = json.loads(sys.stdin.readline())
     return [str(r) for r in given["requests"]], [str(r) for r in given["responses"]]
