@@ -300,7 +300,9 @@ def test_the_greedy_bot_carries_its_state_in_data_and_answers_the_same_without_i
     saved["view"]["hand"] = dict(Counter(READY.split()))
     answer = ask(cmd, requests, responses, json.dumps(saved))["response"]
     assert answer.startswith("B1 B2 B3 B4 B5 B6 T7 T8 T9 W1 W1 ")
-    for junk in ("not json", "{}", json.dumps({**json.loads(data), "n": 3})):
+    broken = json.loads(data)
+    broken["view"]["melds"] = 5  # fits the history but is no state: rebuilt from it
+    for junk in ("not json", "{}", json.dumps({**json.loads(data), "n": 3}), json.dumps(broken)):
         assert ask(cmd, requests, responses, junk)["response"] == out["response"]
 
 

@@ -584,16 +584,19 @@ def decide(requests: Sequence[str], responses: Sequence[str], data: str = ""
            ) -> tuple[str, str]:
     """(the answer to ``requests[-1]``, the data to carry to the next turn)."""
     request = requests[-1] if requests else ""
-    try:
-        view = resume(requests, responses, data) or rebuild(requests, responses)
-        view.see(request)
-        said = answer(view, request)
-        view.did(request, said)
-        saved = {"v": VERSION, "n": len(requests), "said": said,
-                 "digest": _digest(requests), "view": view.to_json()}
-        return said, json.dumps(saved, separators=(",", ":"))
-    except Exception:  # never crash: a safe legal answer instead
-        return fallback(request), ""
+    for start in (resume, None):
+        try:
+            view = start(requests, responses, data) if start else None
+            view = view or rebuild(requests, responses)
+            view.see(request)
+            said = answer(view, request)
+            view.did(request, said)
+            saved = {"v": VERSION, "n": len(requests), "said": said,
+                     "digest": _digest(requests), "view": view.to_json()}
+            return said, json.dumps(saved, separators=(",", ":"))
+        except Exception:  # a saved state that does not fit: once more from the history
+            continue
+    return fallback(request), ""  # never crash: a safe legal answer instead
 
 
 def respond(requests: Sequence[str], responses: Sequence[str]) -> str:
