@@ -527,6 +527,8 @@ def main(argv: Sequence[str]) -> int:
     if simple:
         n = int(sys.stdin.readline())
         lines = [sys.stdin.readline().rstrip("\r\n") for _ in range(2 * n - 1)]
+        sys.stdin.readline()  # data: read, so that a kept bot does not take it
+        sys.stdin.readline()  # globaldata (one line here) for its next request
         requests, responses = lines[0::2], lines[1::2]
     else:
         given = json.loads(sys.stdin.readline())

@@ -71,6 +71,8 @@ def main(argv: Sequence[str]) -> int:
         # ending with the current request; then data and globaldata (ignored).
         n = int(sys.stdin.readline())
         lines = [sys.stdin.readline().rstrip("\r\n") for _ in range(2 * n - 1)]
+        sys.stdin.readline()  # data: read, so that a kept bot does not take it
+        sys.stdin.readline()  # globaldata (one line here) for its next request
         requests, responses = lines[0::2], lines[1::2]
     else:
         given = json.loads(sys.stdin.readline())
