@@ -445,3 +445,26 @@ def test_resume_reads_the_stored_bots_or_the_ones_given_in_the_stored_ruleset(
         assert "bob2.py" in store.entries()[1].command[0]
     finally:
         store.close()
+
+
+async def test_a_program_gone_between_tables_plays_on_from_its_last_copy(
+        tmp_path: Path) -> None:
+    files = [tmp_path / f"b{i}.py" for i in range(4)]
+    for f in files:
+        f.write_text("print('join')\n")
+    entries = tuple(Entry(f.stem, (PY, str(f))) for f in files)
+    config = TournamentConfig(entries, "swiss", 1, 2, tmp_path / "out")
+    store = Store(tmp_path / "tournament.sqlite")
+    try:
+        runner = Runner(config, store)
+        said: list[tuple[str, bool]] = []
+        runner.notice_listener = lambda text, warning: said.append((text, warning))
+        plan = TablePlan(1, 1, (0, 1, 2, 3), 1)
+        first = await runner._programs(plan, tmp_path / "t1")
+        files[0].unlink()  # mid-hand-in: the old file gone, the new one not there yet
+        second = await runner._programs(TablePlan(2, 1, (0, 1, 2, 3), 1), tmp_path / "t2")
+    finally:
+        store.close()
+    assert second == first and Path(second[0].run[1]).exists()
+    assert said == [(f"b0's program cannot be copied for table r02-t01 ({files[0]}: no such "
+                     "file): it plays on with its last program", True)]

@@ -29,7 +29,7 @@ copy with the command rewritten to it.
   ``argv[0]``) looks for them beside the pinned copy, where they are not:
   name such a file in the command (it is pinned too), or build it in.
 
-Pure: no trio (the runner calls ``pin`` in a worker thread).
+Plain blocking file work, no trio: the runner calls ``pin`` in a worker thread.
 """
 
 from __future__ import annotations

@@ -185,6 +185,7 @@ class Runner:
         self.commands = {i: e.command for i, e in enumerate(self.entries)}  # the latest good
         self.stored = dict(self.commands)  # as the store has them
         self.known: dict[int, tuple[tuple[str, ...], str]] = {}  # last played: command, hash
+        self.pinned: dict[int, Program] = {}  # the last program pinned in this run
         self.said: set[str] = set()  # warnings given (each once)
         self.progress = Progress()
         self.log = structlog.get_logger().bind(tournament=str(config.out))
@@ -224,10 +225,10 @@ class Runner:
         path = self.config.bots
         if isinstance(found, str):
             self._notice(f"cannot read BOTS now: {found}; every bot plays on with its last "
-                         "program", warning=True, once=f"unreadable {found}")
+                         "program", warning=True, once="unreadable")
             return
-        if any(key.startswith("unreadable ") for key in self.said):
-            self.said = {key for key in self.said if not key.startswith("unreadable ")}
+        if "unreadable" in self.said:
+            self.said.discard("unreadable")
             self._notice(f"{path}: read again; hand-ins are taken")
         now = {e.name: e for e in found}
         names = {e.name for e in self.entries}
@@ -272,10 +273,16 @@ class Runner:
         programs: list[Program] = []
         for i, command, got in zip(plan.players, commands, pinned, strict=True):
             name = self.entries[i].name
+            if not isinstance(got, str) and (gone := self._gone(i, command)):
+                got = f"{', '.join(gone)}: no such file"
             if isinstance(got, str):
+                last = self.pinned.get(i)
                 self._notice(f"{name}'s program cannot be copied for table {table_name(plan)} "
-                             f"({got}): it runs where it is", warning=True)
-                got = Program(command, command, command_digest(command))
+                             f"({got}): " + ("it plays on with its last program"
+                                             if last else "it runs where it is"), warning=True)
+                got = last or Program(command, command, command_digest(command))
+                command = got.command
+            self.pinned[i] = got
             programs.append(got)
             if command != self.stored[i]:
                 self.store.set_command(i, command)
@@ -289,6 +296,15 @@ class Runner:
             self._notice(f"{name} {what}: plays from table {table_name(plan)}")
         write_programs(root, [self.entries[i].name for i in plan.players], programs)
         return programs
+
+    def _gone(self, i: int, command: tuple[str, ...]) -> list[str]:
+        """The files entry ``i``'s command named and pinned last time that are not there
+        now (a file being replaced: deleted, not yet written again)."""
+        last = self.pinned.get(i)
+        if last is None or last.command != command:
+            return []
+        words = self.rules.split_command(command)[1]
+        return [w for w in words if w in last.files and not Path(w).is_file()]
 
     def _program_rows(self, plan: TablePlan, programs: Sequence[Program]) -> list[ProgramRow]:
         return [ProgramRow(plan.round, plan.table, k, e, p.command, p.hash)
