@@ -465,6 +465,6 @@ async def test_a_program_gone_between_tables_plays_on_from_its_last_copy(
         second = await runner._programs(TablePlan(2, 1, (0, 1, 2, 3), 1), tmp_path / "t2")
     finally:
         store.close()
-    assert second == first and Path(second[0].run[1]).exists()
+    assert second == first and await trio.Path(second[0].run[1]).exists()
     assert said == [(f"b0's program cannot be copied for table r02-t01 ({files[0]}: no such "
                      "file): it plays on with its last program", True)]
