@@ -23,10 +23,11 @@ Pure: no trio, no rich.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple, Protocol
+from typing import Any, ClassVar, Literal, NamedTuple, Protocol
 
 from server.errors import InputError
 
@@ -50,7 +51,9 @@ class TurnGame(Protocol):
     def finished(self) -> bool: ...
 
     @property
-    def scores(self) -> Sequence[float] | None: ...
+    def scores(self) -> Sequence[float] | None:
+        """Each seat's score once the game is over (NOI 2014's averaged ties: 2.5)."""
+        ...
 
     def requests(self) -> Sequence[str | None]:
         """This turn's request to each seat (None: that seat is not asked)."""
@@ -83,6 +86,14 @@ class CommandArgs:
         return default if value is None else value
 
 
+# How a Swiss tournament seats and ranks players with equal points (``swiss_tiebreak``):
+# "shuffle": round 1 seats a seeded shuffle of the field and later rounds break ties
+# in that order; the standings rank by points, then duplicate score, then name.
+# "wins" (NOI 2014): seats and ranks by points, then games won, then entry order (so
+# round 1 seats the field in entry order).
+SwissTiebreak = Literal["shuffle", "wins"]
+
+
 class Ruleset:
     """One ruleset's answers to the shell's commands.
 
@@ -95,6 +106,10 @@ class Ruleset:
     title: ClassVar[str] = ""
     variants: ClassVar[tuple[str, ...]] = ()
     options: ClassVar[Mapping[str, frozenset[str]]] = {}
+    swiss_tiebreak: ClassVar[SwissTiebreak] = "shuffle"
+    # A stored command of this ruleset is one word ``MODE:COMMAND LINE`` when this
+    # names the modes (Botzone: json, simple; see ``entry_command``); empty: an argv.
+    command_modes: ClassVar[tuple[str, ...]] = ()
 
     def _unsupported(self, what: str) -> Unsupported:
         return Unsupported(f"the {self.name} ruleset has no {what}")
@@ -145,6 +160,28 @@ class Ruleset:
             raise Unsupported(f"{where}: io = {io!r}: the {self.name} ruleset has one way "
                               "to talk to bots")
         return tuple(argv)
+
+    def split_command(self, command: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+        """A stored command as (prefix, argv): the argv that runs the program, and what
+        the ruleset keeps around it, so that ``join_command(*split_command(c)) == c``.
+        The tournament rewrites the argv to run a pinned copy of the program.
+
+        By default a command is an argv (prefix ""); with ``command_modes`` it is the
+        one word ``MODE:COMMAND LINE`` (prefix ``MODE:``, or "" for a bare line).
+        """
+        if not self.command_modes:
+            return "", tuple(command)
+        (text,) = command
+        head, sep, rest = text.partition(":")
+        if sep and head in self.command_modes:
+            return head + sep, tuple(shlex.split(rest))
+        return "", tuple(shlex.split(text))
+
+    def join_command(self, prefix: str, argv: Sequence[str]) -> tuple[str, ...]:
+        """The stored command of ``prefix`` and ``argv`` (the inverse of ``split_command``)."""
+        if not self.command_modes:
+            return tuple(argv)
+        return (prefix + shlex.join(argv),)
 
     def fill_in_command(self, k: int) -> tuple[str, ...]:
         raise self._unsupported("tournament")
@@ -225,7 +262,7 @@ class TableRow:
     deal: int  # the seat order's index within the group
     seat: int
     player: int  # index in the table
-    points: float
+    points: float  # an int where the ruleset's points are whole (NOI 2014's ties: 2.5)
     faulted: bool  # the game ended on this player's error or verdict
     won: bool
     drawn: bool  # nobody won

@@ -27,6 +27,12 @@ def error_line(message: object) -> Text:
     return Text.assemble(("error:", "red"), " ", text)
 
 
+def warning_line(message: object) -> Text:
+    """``warning: MESSAGE``, the word in yellow, the message as it is (see ``error_line``)."""
+    text = reason(message) if isinstance(message, BaseException) else str(message)
+    return Text.assemble(("warning:", "yellow"), " ", text)
+
+
 def err_console() -> Console:
     """The console for messages on stderr (no emoji codes: names are users')."""
     return Console(stderr=True, soft_wrap=True, emoji=False)

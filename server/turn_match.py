@@ -155,11 +155,12 @@ async def run_turn_match(match: TurnMatch, on_game: GameListener | None = None,
 
 
 def player_scores(plan: GamePlan, record: Mapping[str, Any]) -> list[float]:
-    """A game's scores by player (the record has them by seat; whole ones stay ints, NOI
-    2014's 2.5 stays 2.5); 0 for a game that did not finish."""
+    """A game's scores by player (the record has them by seat); 0 for a game that did
+    not finish. A whole score is an int (Botzone's always are), any other a float
+    (NOI 2014's averaged ties: 2.5), so the scoresheet writes 12 and 2.5."""
     scores = record.get("scores") or [0] * len(plan.order)
     by_player: list[float] = [0] * len(plan.order)
     for seat, player in enumerate(plan.order):
-        value = scores[seat]
-        by_player[player] = int(value) if float(value).is_integer() else float(value)
+        score = float(scores[seat])
+        by_player[player] = int(score) if score.is_integer() else score
     return by_player

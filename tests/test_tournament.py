@@ -220,7 +220,7 @@ def test_killed_and_resumed_gives_the_same_standings(uninterrupted: Path,
 
 
 def standings_of(folder: Path) -> tuple[object, list[list[str]]]:
-    """standings.json and standings.csv, less the host-stall counts.
+    """standings.json and standings.csv, less the host-stall counts and the BOTS path.
 
     Those count how often the machine, not a bot, held an answer up (and the
     fine was lowered for it): they measure the run, not the players, and two
@@ -228,6 +228,7 @@ def standings_of(folder: Path) -> tuple[object, list[list[str]]]:
     """
     data = json.loads((folder / "standings.json").read_text().replace(str(folder), ""))
     data.pop("host_stalls")
+    data["settings"].pop("bots")  # where the bots file was: each run has its own
     for row in data["standings"]:
         row.pop("host_stalls")
     rows = list(csv.reader((folder / "standings.csv").read_text().splitlines()))

@@ -146,6 +146,7 @@ class BotzoneRuleset(Ruleset):
     name = "botzone"
     title = "Botzone's Chinese Standard Mahjong"
     variants = VARIANTS
+    command_modes = ("json", "simple")  # stored commands: json:CMD, simple:CMD
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "variant", "format", "walls",
                             "orders", "initdata", "work_dir"}) | BOTS,

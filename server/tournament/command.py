@@ -21,7 +21,7 @@ from server.match_cli import until_sigterm
 from server.paths import output_folder
 from server.remote import RemoteOptions, RemoteSetupError, remote_options
 from server.sandbox import BotLimits, SandboxError
-from server.say import err_console, error_line, fault_line, out_console
+from server.say import err_console, error_line, fault_line, out_console, warning_line
 from server.seats import Sandbox
 from server.table import TableOptions
 from server.tournament.entries import EntriesError, load_entries, scan_folder
@@ -56,8 +56,9 @@ def remote_for(entries: Sequence[Entry], listen: str | None, token_pairs: Sequen
 
 def current_standings(store: Store, n: int) -> Standings:
     entries = store.entries()
+    tiebreak = load(store.meta().get("ruleset", DEFAULT)).swiss_tiebreak
     return standings([e.name for e in entries[:n]], store.table_results(), store.hand_rows(),
-                     len(entries))
+                     len(entries), tiebreak)
 
 
 # The standings' columns: header, cell, and whether a narrow console keeps it.
@@ -98,7 +99,7 @@ def write_all(config: TournamentConfig, store: Store) -> Standings:
     dirs = {(p.round, p.table): d for p in plans
             if (d := store.log_dir(p.round, p.table)) is not None}
     write_reports(config.out, st, store.entries(), store.plans("done"), store.meta(), dirs,
-                  store.host_stalls())
+                  store.host_stalls(), store.programs())
     return st
 
 
@@ -157,6 +158,12 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
                               markup=False, emoji=False, highlight=False)
 
         runner.fault_listener = faults
+
+        def notice(text: str, warning: bool) -> None:
+            console.print(warning_line(text) if warning else text, markup=False, emoji=False,
+                          highlight=False)
+
+        runner.notice_listener = notice
         try:
             if live is not None:
                 live.start()
@@ -247,20 +254,26 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
     """The tournament's settings: from the arguments, or from the stored file on --resume.
 
     ``listen`` and ``tokens`` (``NAME=SECRET``) are never stored: a resumed
-    tournament with remote bots needs them again.
+    tournament with remote bots needs them again. BOTS is stored (its absolute
+    path) and read again as tables start, for hand-ins; ``--resume`` without
+    BOTS reads the stored one, with BOTS the given one (the same bots by name and
+    order; their commands may have changed).
     """
     db = out / DB_NAME
     if resume and not db.exists():
         raise EntriesError(nothing_to_resume(out))
-    if bots is None:
-        if not resume:
-            raise EntriesError("give BOTS (a bots file or folder), or --resume to go on with "
-                               f"the tournament in --out ({out})")
+    stored: dict[str, str] | None = None
+    if resume:
         store = Store(db)
         try:
-            meta, entries = store.meta(), [e for e in store.entries() if not e.fill_in]
+            stored, entries = store.meta(), [e for e in store.entries() if not e.fill_in]
         finally:
             store.close()
+    if bots is None:
+        if stored is None:
+            raise EntriesError("give BOTS (a bots file or folder), or --resume to go on with "
+                               f"the tournament in --out ({out})")
+        meta = stored
         options, sandbox = rules_from(settings, meta)
         ruleset, ruleset_settings = ruleset_from(settings, meta)
         return TournamentConfig(
@@ -268,8 +281,9 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
             groups=int(meta["groups"]), hands=int(meta["hands"]) if meta["hands"] else None,
             jobs=int(str(settings["jobs"])), hero=int(meta["hero"] or 0),
             remote=remote_for(entries, listen, tokens, resume=True), options=options,
-            sandbox=sandbox, ruleset=ruleset, settings=ruleset_settings)
-    ruleset, ruleset_settings = ruleset_from(settings, None)
+            sandbox=sandbox, ruleset=ruleset, settings=ruleset_settings,
+            bots=Path(meta["bots"]) if meta.get("bots") else None)
+    ruleset, ruleset_settings = ruleset_from(settings, stored)
     entries = load_entries(bots, ruleset)
     if ruleset != DEFAULT and any(e.remote is not None for e in entries):
         raise EntriesError(f"remote bots (tcp:NAME) play the default ruleset only, not "
@@ -286,7 +300,7 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
     rounds = settings.get("rounds")
     if rounds is None:
         rounds = default_rounds(fmt, len(entries))
-    options, sandbox = rules_from(settings, None)
+    options, sandbox = rules_from(settings, stored)
     if not resume:  # last: a command refused for another reason leaves no folder behind
         output_folder(out, "--out")
     return TournamentConfig(tuple(entries), fmt, int(str(settings["seed"])), int(str(rounds)),
@@ -295,7 +309,7 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
                             else int(str(settings["hands"])),
                             jobs=int(str(settings["jobs"])), hero=hero, remote=remote,
                             options=options, sandbox=sandbox, ruleset=ruleset,
-                            settings=ruleset_settings)
+                            settings=ruleset_settings, bots=bots.resolve())
 
 
 def ruleset_from(settings: dict[str, object], stored: dict[str, str] | None

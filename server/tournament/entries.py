@@ -170,7 +170,7 @@ def _source(path: Path) -> str:
         return ""
 
 
-def _imported_names(source: str) -> set[str]:
+def imported_names(source: str) -> set[str]:
     names: set[str] = set()
     for module, items, plain in _IMPORT.findall(source):
         for part in (module, items, plain):
@@ -202,7 +202,7 @@ def scan_folder(folder: Path) -> tuple[list[Entry], list[tuple[str, str]]]:
             continue
         if is_py and not _runs_as_program(sources[f]):
             importers = sorted((g.name for g, text in sources.items()
-                                if g != f and f.stem in _imported_names(text)),
+                                if g != f and f.stem in imported_names(text)),
                                key=lambda name: (name.startswith("_"), name))
             if importers:
                 skipped.append((f.name, f"a module {importers[0]} imports, not a program"))

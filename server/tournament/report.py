@@ -2,8 +2,10 @@
 
 ``tournament.html`` holds the standings, a chart of each bot's rating after
 every round (inline SVG; each round's marker links to that round's tables),
-the head-to-head table, and every table with a link to its match report
-(written by ``server.html_pages.write_match_report`` into ``matches/``).
+the head-to-head table, every table with a link to its match report
+(written by ``server.html_pages.write_match_report`` into ``matches/``) and
+the hash of the program each player played it with, and each bot's programs
+in the order it handed them in (``programs``; ``standings.json`` has the same).
 """
 
 from __future__ import annotations
@@ -12,14 +14,16 @@ import csv
 import html
 import json
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rulesets.registry import DEFAULT, load
 from server.html_pages import page
 from server.tournament.schedule import TablePlan
-from server.tournament.standings import Standing, Standings
-from server.tournament.store import Entry
+from server.tournament.standings import Standing, Standings, tidy
+from server.tournament.store import Entry, ProgramRow
 
 COLUMNS = ("rank", "bot", "tables", "hands", "points", "per_hand", "ci_low", "ci_high",
            "duplicate", "rating", "mu", "sigma", "wins", "draws", "fines", "faults",
@@ -38,15 +42,51 @@ def _num(x: float) -> float | None:
 
 
 def row_values(s: Standing) -> list[Any]:
-    return [s.rank, s.name, s.tables, s.hands, s.points, _num(s.per_hand), _num(s.ci_low),
+    return [s.rank, s.name, s.tables, s.hands, tidy(s.points), _num(s.per_hand), _num(s.ci_low),
             _num(s.ci_high), _num(s.duplicate), _num(s.rating), _num(s.mu), _num(s.sigma),
             s.wins, s.draws, s.fines, s.faults, s.stalls]
 
 
+@dataclass(frozen=True, slots=True)
+class Handed:
+    """One program a bot played: from which table, at how many tables."""
+
+    entry: int
+    hash: str
+    command: tuple[str, ...]
+    first: tuple[int, int]  # (round, table)
+    tables: int
+
+
+def handed_in(programs: Sequence[ProgramRow]) -> list[Handed]:
+    """Each bot's programs in the order it played them: a row per run of tables played
+    with one program and command, so every row after a bot's first is a hand-in."""
+    runs: dict[int, list[Handed]] = {}
+    for p in sorted(programs, key=lambda p: (p.round, p.table, p.player)):
+        mine = runs.setdefault(p.entry, [])
+        if mine and (mine[-1].hash, mine[-1].command) == (p.hash, p.command):
+            last = mine[-1]
+            mine[-1] = Handed(last.entry, last.hash, last.command, last.first, last.tables + 1)
+        else:
+            mine.append(Handed(p.entry, p.hash, p.command, (p.round, p.table), 1))
+    return [h for entry in sorted(runs) for h in runs[entry]]
+
+
+def _table_label(round_: int, table: int) -> str:
+    return f"r{round_:02d}-t{table:02d}"
+
+
+def _short(digest: str) -> str:
+    return digest[:19] + "…"
+
+
 def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
             meta: dict[str, str], links: dict[tuple[int, int], str],
-            host_stalls: int) -> dict[str, Any]:
+            host_stalls: int, programs: Sequence[ProgramRow] = ()) -> dict[str, Any]:
     names = [e.name for e in entries]
+    by_table: dict[tuple[int, int], list[ProgramRow]] = {}
+    for row in programs:
+        by_table.setdefault((row.round, row.table), []).append(row)
     return {
         "settings": meta,
         "standings": [dict(zip(COLUMNS, row_values(s), strict=True)) for s in standings.rows],
@@ -57,7 +97,13 @@ def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
                               standings.head_to_head.items())],
         "tables": [{"round": p.round, "table": p.table, "seed": p.seed,
                     "players": [names[e] for e in p.players],
+                    "programs": [{"bot": names[r.entry], "hash": r.hash,
+                                  "command": list(r.command)}
+                                 for r in by_table.get((p.round, p.table), [])],
                     "report": links.get((p.round, p.table))} for p in plans],
+        "programs": [{"bot": names[h.entry], "hash": h.hash, "command": list(h.command),
+                      "from": _table_label(*h.first), "tables": h.tables}
+                     for h in handed_in(programs)],
         "host_stalls": host_stalls,
     }
 
@@ -124,10 +170,37 @@ def rating_chart(standings: Standings, names: list[str]) -> str:
             + "".join(parts) + "</svg>")
 
 
+def programs_section(programs: Sequence[ProgramRow], names: list[str]) -> str:
+    """Each bot's programs, in the order it played them: the later ones are hand-ins."""
+    esc = html.escape
+    rows = handed_in(programs)
+    if not rows:
+        return ""
+    count = {h.entry: 0 for h in rows}
+    body = []
+    for h in rows:
+        count[h.entry] += 1
+        note = "entered" if count[h.entry] == 1 else f"hand-in {count[h.entry] - 1}"
+        body.append(f"<tr><td>{esc(names[h.entry])}</td><td>{note}</td>"
+                    f"<td><code class=hash title='{esc(h.hash)}'>{esc(_short(h.hash))}</code>"
+                    f"</td><td class=num>{_table_label(*h.first)}</td>"
+                    f"<td class=num>{h.tables}</td><td><code>{esc(' '.join(h.command))}"
+                    "</code></td></tr>")
+    handed = sum(1 for c in count.values() if c > 1)
+    return (f"<h2>Programs and hand-ins</h2><p>Each bot's programs in the order it played "
+            f"them; {handed} bot(s) handed in a new program or command while the "
+            "tournament ran. The hash (sha256 of the program's files) is of the copy each "
+            "table played.</p><table class=programs><tr><th>bot</th><th></th><th>program"
+            "</th><th class=num>from table</th><th class=num>tables</th><th>command</th>"
+            "</tr>" + "".join(body) + "</table>")
+
+
 def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan],
-              meta: dict[str, str], links: dict[tuple[int, int], str], host_stalls: int) -> str:
+              meta: dict[str, str], links: dict[tuple[int, int], str], host_stalls: int,
+              programs: Sequence[ProgramRow] = ()) -> str:
     names = [e.name for e in entries]
     esc = html.escape
+    played = {(r.round, r.table, r.entry): r.hash for r in programs}
     head = "".join(f"<th{'' if c == 'bot' else ' class=num'}>{esc(HEADERS.get(c, c))}</th>"
                    for c in COLUMNS)
     body = "".join(
@@ -149,7 +222,9 @@ def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan]
         link = links.get((p.round, p.table))
         label = f"table {p.table}"
         cell = f"<a class='match' href='{esc(link)}'>{label}</a>" if link else label
-        who = ", ".join(esc(names[e]) for e in p.players)
+        who = ", ".join(esc(names[e]) + (
+            f" <code class=hash title='{esc(h)}'>{esc(_short(h))}</code>"
+            if (h := played.get((p.round, p.table, e))) else "") for e in p.players)
         rounds.setdefault(p.round, []).append(f"<li>{cell}: {who}</li>")
     tables = "".join(f"<h3 id='round-{r}'>Round {r}</h3><ul>{''.join(items)}</ul>"
                      for r, items in sorted(rounds.items()))
@@ -166,18 +241,22 @@ Head to head: tables ahead-level-behind.</p>
 <h2>Head to head</h2>
 <table class="h2h"><tr><th></th>{h2h_head}</tr>{''.join(h2h_rows)}</table>
 <h2>Tables</h2>
-{tables}""")
+{tables}
+{programs_section(programs, names)}""")
 
 
 def write_reports(out: Path, standings: Standings, entries: list[Entry],
                   plans: list[TablePlan], meta: dict[str, str],
-                  log_dirs: dict[tuple[int, int], Path], host_stalls: int) -> list[Path]:
+                  log_dirs: dict[tuple[int, int], Path], host_stalls: int,
+                  programs: Sequence[ProgramRow] = ()) -> list[Path]:
     """standings.csv, standings.json, tournament.html and each match's report in ``out``."""
     links = write_match_reports(out, plans, log_dirs, meta.get("ruleset", DEFAULT))
     write_csv(standings, out / "standings.csv")
     (out / "standings.json").write_text(
-        json.dumps(as_json(standings, entries, plans, meta, links, host_stalls), indent=1),
+        json.dumps(as_json(standings, entries, plans, meta, links, host_stalls, programs),
+                   indent=1),
         encoding="utf-8")
     (out / "tournament.html").write_text(
-        html_page(standings, entries, plans, meta, links, host_stalls), encoding="utf-8")
+        html_page(standings, entries, plans, meta, links, host_stalls, programs),
+        encoding="utf-8")
     return [out / "standings.csv", out / "standings.json", out / "tournament.html"]

@@ -13,13 +13,26 @@ which plays one hand at a time, so a table waits until every remote entry it
 seats is free (a lock per name, taken in name order so two tables cannot hold
 one each). Swiss rounds seat each bot once anyway; round-robin tables of later
 rounds and a gauntlet's tables, which may seat the same bot, then wait.
+
+Hand-ins. When a table starts (its turn under ``jobs`` come), BOTS is read
+again (``TournamentConfig.bots``, stored in meta as ``bots``) and each
+player of the table plays with its entry's command there: a player who
+changed its command, or replaced its program's file, plays the new program
+from that table on. The program is pinned for the whole table
+(``server.tournament.programs``) and recorded with the table's results
+(``Store.programs``) and in its folder (``programs.json``). BOTS that cannot
+be read (a file being edited, gone) leaves every bot its last command, with
+one warning; a bot that is no longer there keeps its last command; a new name
+is ignored (nobody joins a tournament once it runs); a remote bot's command
+stays ``tcp:NAME``. Fill-ins are the house's and never change.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,11 +43,13 @@ import trio
 from rulesets.registry import DEFAULT, load
 from rulesets.seam import TableRequest
 from server.bots import Peer
+from server.errors import InputError, reason
 from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
 from server.remote import RemoteOptions, RemoteSeats, open_remote_seats
 from server.seats import Launcher, ProcessLauncher, Sandbox, SeatRequest
 from server.table import TableOptions
-from server.tournament.entries import fill_in
+from server.tournament.entries import EntriesError, fill_in, load_entries
+from server.tournament.programs import Program, command_digest, pin
 from server.tournament.schedule import (
     TablePlan,
     fill_ins,
@@ -42,8 +57,8 @@ from server.tournament.schedule import (
     round_robin,
     swiss_round,
 )
-from server.tournament.standings import HandRow, points_by_entry
-from server.tournament.store import Entry, PlayerResult, Store
+from server.tournament.standings import HandRow, points_by_entry, wins_by_entry
+from server.tournament.store import Entry, PlayerResult, ProgramRow, Store
 
 # Tables in parallel per CPU core by default: see bench/README.md, "Tournaments".
 JOBS_PER_CORE = 1
@@ -78,13 +93,15 @@ class TournamentConfig:
     sandbox: Sandbox = field(default_factory=Sandbox)  # how bot processes run
     ruleset: str = DEFAULT  # the default's tables are this runner's own; others' play_table
     settings: Mapping[str, str] = field(default_factory=dict)  # the ruleset's own, stored
+    bots: Path | None = None  # BOTS (absolute), read again when each table starts (hand-ins)
 
     def meta(self) -> dict[str, str]:
         ruleset = {} if self.ruleset == DEFAULT else {"ruleset": self.ruleset, **self.settings}
+        bots = {} if self.bots is None else {"bots": str(self.bots)}
         return {"format": self.format, "seed": str(self.seed), "rounds": str(self.rounds),
                 "groups": str(self.groups), "hands": str(self.hands or ""),
                 "hero": str(self.hero if self.format == "gauntlet" else ""),
-                **rules_meta(self.options, self.sandbox), **ruleset}
+                **rules_meta(self.options, self.sandbox), **ruleset, **bots}
 
     def fill_in_count(self) -> int:
         n = len(self.entries)
@@ -142,10 +159,17 @@ class TableLauncher:
 Listener = Callable[[str, TablePlan | None], None]
 # Told of every hand that had a fault, as it ends (the console prints a line per fault).
 FaultListener = Callable[[TablePlan, HandSummary], None]
+# Told of hand-ins and of BOTS that cannot be read: (text, whether it is a warning).
+NoticeListener = Callable[[str, bool], None]
+PROGRAMS_FILE = "programs.json"  # in a table's folder: what each player played it with
 
 
 def table_dir(out: Path, plan: TablePlan) -> Path:
-    return out / "matches" / f"r{plan.round:02d}-t{plan.table:02d}"
+    return out / "matches" / table_name(plan)
+
+
+def table_name(plan: TablePlan) -> str:
+    return f"r{plan.round:02d}-t{plan.table:02d}"
 
 
 class Runner:
@@ -156,6 +180,13 @@ class Runner:
         self.entries = config.all_entries()
         self.listener = listener
         self.fault_listener: FaultListener | None = None
+        self.notice_listener: NoticeListener | None = None
+        self.rules = load(config.ruleset)
+        self.commands = {i: e.command for i, e in enumerate(self.entries)}  # the latest good
+        self.stored = dict(self.commands)  # as the store has them
+        self.known: dict[int, tuple[tuple[str, ...], str]] = {}  # last played: command, hash
+        self.pinned: dict[int, Program] = {}  # the last program pinned in this run
+        self.said: set[str] = set()  # warnings given (each once)
         self.progress = Progress()
         self.log = structlog.get_logger().bind(tournament=str(config.out))
         names = sorted(n for e in self.entries if (n := e.remote) is not None)
@@ -168,6 +199,117 @@ class Runner:
         if self.listener is not None:
             self.listener(what, plan)
 
+    def _notice(self, text: str, warning: bool = False, once: str | None = None) -> None:
+        """A line for the console (and the log); with ``once``, only the first time."""
+        if once is not None:
+            if once in self.said:
+                return
+            self.said.add(once)
+        if warning:
+            self.log.warning("bots_warning", said=text)
+        else:
+            self.log.info("hand_in", said=text)
+        if self.notice_listener is not None:
+            self.notice_listener(text, warning)
+
+    def _read_bots(self) -> list[Entry] | str:
+        """BOTS as it is now, or why it cannot be read (runs in a worker thread)."""
+        assert self.config.bots is not None
+        try:
+            return load_entries(self.config.bots, self.config.ruleset)
+        except (EntriesError, InputError, OSError) as exc:
+            return reason(exc)
+
+    def _take_hand_ins(self, found: list[Entry] | str, players: Sequence[int]) -> None:
+        """The latest good command of each of ``players`` from BOTS as read (``found``)."""
+        path = self.config.bots
+        if isinstance(found, str):
+            self._notice(f"cannot read BOTS now: {found}; every bot plays on with its last "
+                         "program", warning=True, once="unreadable")
+            return
+        if "unreadable" in self.said:
+            self.said.discard("unreadable")
+            self._notice(f"{path}: read again; hand-ins are taken")
+        now = {e.name: e for e in found}
+        names = {e.name for e in self.entries}
+        for name in sorted(set(now) - names):
+            self._notice(f"{path}: bot {name!r} ignored: nobody joins a tournament once it "
+                         "runs", warning=True, once=f"new {name}")
+        for i in players:
+            entry = self.entries[i]
+            if entry.fill_in:
+                continue
+            current = now.get(entry.name)
+            if current is None:
+                self._notice(f"{path}: bot {entry.name!r} is not there: it plays on with its "
+                             "last program", warning=True, once=f"gone {entry.name}")
+                continue
+            self.said.discard(f"gone {entry.name}")
+            if current.command == self.commands[i]:
+                continue
+            if entry.remote is not None or current.remote is not None:
+                self._notice(f"{path}: bot {entry.name!r}: a remote bot stays a remote bot "
+                             f"with its NAME ({' '.join(self.commands[i])}); its new command "
+                             "is ignored", warning=True,
+                             once=f"remote {entry.name} {current.command}")
+                continue
+            self.commands[i] = current.command
+
+    def _pin(self, command: tuple[str, ...]) -> Program | str:
+        """The program pinned (runs in a worker thread), or why it cannot be."""
+        try:
+            return pin(command, self.rules, self.config.out)
+        except OSError as exc:
+            return reason(exc)
+
+    async def _programs(self, plan: TablePlan, root: Path) -> list[Program]:
+        """Each player's program for this table: the latest hand-in, pinned; the console
+        is told of every new one, and ``programs.json`` in the table's folder keeps them."""
+        if self.config.bots is not None:
+            found = await trio.to_thread.run_sync(self._read_bots)
+            self._take_hand_ins(found, plan.players)
+        commands = [self.commands[i] for i in plan.players]
+        pinned = [await trio.to_thread.run_sync(self._pin, c) for c in commands]
+        programs: list[Program] = []
+        for i, command, got in zip(plan.players, commands, pinned, strict=True):
+            name = self.entries[i].name
+            if not isinstance(got, str) and (gone := self._gone(i, command)):
+                got = f"{', '.join(gone)}: no such file"
+            if isinstance(got, str):
+                last = self.pinned.get(i)
+                self._notice(f"{name}'s program cannot be copied for table {table_name(plan)} "
+                             f"({got}): " + ("it plays on with its last program"
+                                             if last else "it runs where it is"), warning=True)
+                got = last or Program(command, command, command_digest(command))
+                command = got.command
+            self.pinned[i] = got
+            programs.append(got)
+            if command != self.stored[i]:
+                self.store.set_command(i, command)
+                self.stored[i] = command
+            before = self.known.get(i)
+            self.known[i] = (command, got.hash)
+            if before is None or before == (command, got.hash):
+                continue
+            what = f"handed in a new program ({got.short})" if before[1] != got.hash \
+                else f"changed its command (the same program, {got.short})"
+            self._notice(f"{name} {what}: plays from table {table_name(plan)}")
+        write_programs(root, [self.entries[i].name for i in plan.players], programs)
+        return programs
+
+    def _gone(self, i: int, command: tuple[str, ...]) -> list[str]:
+        """The files entry ``i``'s command named and pinned last time that are not there
+        now (a file being replaced: deleted, not yet written again)."""
+        last = self.pinned.get(i)
+        if last is None or last.command != command:
+            return []
+        words = self.rules.split_command(command)[1]
+        return [w for w in words if w in last.files and not Path(w).is_file()]
+
+    def _program_rows(self, plan: TablePlan, programs: Sequence[Program]) -> list[ProgramRow]:
+        return [ProgramRow(plan.round, plan.table, k, e, p.command, p.hash)
+                for k, (e, p) in enumerate(zip(plan.players, programs, strict=True))]
+
     def schedule_known(self) -> None:
         """Store every table that can be known now (every round but Swiss's later ones)."""
         c, n = self.config, len(self.config.entries)
@@ -176,7 +318,7 @@ class Runner:
         elif c.format == "gauntlet":
             self.store.schedule(gauntlet(n, c.seed, c.rounds, c.hero))
         elif c.format == "swiss" and self.store.rounds_scheduled() == 0:
-            self.store.schedule(swiss_round(n, c.seed, 1, {}))
+            self.store.schedule(swiss_round(n, c.seed, 1, {}, self.rules.swiss_tiebreak))
 
     def _total_tables(self) -> int:
         c = self.config
@@ -206,6 +348,8 @@ class Runner:
     async def _run(self) -> None:
         c = self.config
         self.store.initialise(c.meta(), self.entries)
+        for row in self.store.programs():  # the last program each bot played
+            self.known[row.entry] = (row.command, row.hash)
         self.schedule_known()
         p = self.progress
         p.tables_total = self._total_tables()
@@ -218,8 +362,11 @@ class Runner:
             return
         for r in range(1, c.rounds + 1):
             if r > self.store.rounds_scheduled():
-                points = points_by_entry(self.store.table_results(), len(c.entries))
-                self.store.schedule(swiss_round(len(c.entries), c.seed, r, points))
+                done = self.store.table_results()
+                n = len(c.entries)
+                self.store.schedule(swiss_round(n, c.seed, r, points_by_entry(done, n),
+                                                self.rules.swiss_tiebreak,
+                                                wins_by_entry(done, n)))
             p.round = r
             self._tell("round")
             await self._play([t for t in self.store.plans("scheduled") if t.round == r], limiter)
@@ -240,11 +387,12 @@ class Runner:
                 shutil.rmtree(root)
             root.parent.mkdir(parents=True, exist_ok=True)
             self.store.started(plan, root)
+            programs = await self._programs(plan, root)
             if c.ruleset != DEFAULT:
-                await self._ruleset_table(plan, root)
+                await self._ruleset_table(plan, root, programs)
                 return
-            players = tuple(Player(self.entries[e].name, self.entries[e].command)
-                            for e in plan.players)
+            players = tuple(Player(self.entries[e].name, p.run)
+                            for e, p in zip(plan.players, programs, strict=True))
             config = MatchConfig(players, plan.seed, c.groups, root, c.options, "autoplay",
                                  TableLauncher(ProcessLauncher(c.sandbox), remote=self.remote),
                                  hands=c.hands)
@@ -267,12 +415,14 @@ class Runner:
             if not result.completed:  # autoplay always completes; anything else is a bug
                 raise RuntimeError(f"table {key} did not complete ({done} hands)")
             rows, kinds = hand_rows(plan, result)
-            self.store.finish(plan, player_results(plan, result, rows), rows, kinds)
+            self.store.finish(plan, player_results(plan, result, rows), rows, kinds,
+                              self._program_rows(plan, programs))
             self.progress.tables_done += 1
             self._tell("table", plan)
 
 
-    async def _ruleset_table(self, plan: TablePlan, root: Path) -> None:
+    async def _ruleset_table(self, plan: TablePlan, root: Path,
+                             programs: Sequence[Program]) -> None:
         """A table of a ruleset behind the seam: the ruleset plays it, the store keeps
         one row per seat and game, as for the default ruleset's hands."""
         c = self.config
@@ -284,11 +434,11 @@ class Runner:
             self.progress.hands_done += 1
             self._tell("hand", plan)
 
-        request = TableRequest([(self.entries[e].name, self.entries[e].command)
-                                for e in plan.players], plan.seed, root, c.settings,
-                               c.sandbox, on_game)
+        request = TableRequest([(self.entries[e].name, p.run)
+                                for e, p in zip(plan.players, programs, strict=True)],
+                               plan.seed, root, c.settings, c.sandbox, on_game)
         try:
-            rows = await load(c.ruleset).play_table(request)
+            rows = await self.rules.play_table(request)
         finally:
             self.progress.running.pop(key, None)
         hands = [HandRow(plan.round, plan.table, r.game, r.group, r.deal, r.seat,
@@ -300,9 +450,20 @@ class Runner:
             results.append(PlayerResult(entry, sum(r.points for r in mine), 0,
                                         sum(r.faulted for r in mine), sum(r.won for r in mine),
                                         sum(r.drawn for r in mine), 0, len(mine)))
-        self.store.finish(plan, results, hands, [r.result for r in rows])
+        self.store.finish(plan, results, hands, [r.result for r in rows],
+                          self._program_rows(plan, programs))
         self.progress.tables_done += 1
         self._tell("table", plan)
+
+
+def write_programs(root: Path, names: Sequence[str], programs: Sequence[Program]) -> None:
+    """``programs.json`` in a table's folder: each player's program, as it played."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / PROGRAMS_FILE).write_text(json.dumps(
+        [{"player": k, "name": name, "command": list(p.command), "hash": p.hash,
+          "run": list(p.run), "files": list(p.files)}
+         for k, (name, p) in enumerate(zip(names, programs, strict=True))],
+        ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 def hand_rows(plan: TablePlan, result: MatchResult) -> tuple[list[HandRow], list[str]]:

@@ -8,7 +8,9 @@ duplicate-normalised score compares.
 
 * ``swiss``: round 1 seats a seeded shuffle of the field; each later round
   sorts the field by standing (points so far, ties broken by that shuffle) and
-  seats 1-4, 5-8, ... (as NOI 2014 did).
+  seats 1-4, 5-8, .... A ruleset whose ``swiss_tiebreak`` is "wins" (NOI
+  2014) sorts every round by points, then games won, then entry order, so its
+  round 1 seats the field in entry order.
 * ``round-robin``: each round takes the best of some seeded arrangements and
   improves it by swapping players between tables, so that it adds least to
   the sum of squares of the counts of times each pair has met: every bot meets
@@ -31,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from rulesets.seam import SwissTiebreak
 from server.engine.rng import SeedStream
 
 FORMATS = ("swiss", "round-robin", "gauntlet")
@@ -69,12 +72,19 @@ def _tables(round_: int, seed: int, order: Sequence[int], n: int) -> list[TableP
             for i in range(0, len(seats), 4)]
 
 
-def swiss_round(n: int, seed: int, round_: int, points: Mapping[int, int]) -> list[TablePlan]:
-    """Round ``round_`` of a Swiss tournament, seated by ``points`` after the rounds before."""
-    tiebreak = _shuffled(range(n), f"tournament/{seed}/swiss-order")
-    place = {e: i for i, e in enumerate(tiebreak)}
+def swiss_round(n: int, seed: int, round_: int, points: Mapping[int, float],
+                tiebreak: SwissTiebreak = "shuffle",
+                wins: Mapping[int, int] | None = None) -> list[TablePlan]:
+    """Round ``round_`` of a Swiss tournament, seated by ``points`` after the rounds
+    before, equal points by ``tiebreak`` ("wins": by ``wins``, then entry order)."""
+    if tiebreak == "wins":
+        won = wins or {}
+        order = sorted(range(n), key=lambda e: (-points.get(e, 0), -won.get(e, 0), e))
+        return _tables(round_, seed, order, n)
+    shuffled = _shuffled(range(n), f"tournament/{seed}/swiss-order")
+    place = {e: i for i, e in enumerate(shuffled)}
     order = sorted(range(n), key=lambda e: (-points.get(e, 0), place[e])) if round_ > 1 \
-        else tiebreak
+        else shuffled
     return _tables(round_, seed, order, n)
 
 

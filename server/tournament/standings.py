@@ -14,6 +14,13 @@
 * wins (hands won), draws (hands nobody won), fines, faults, host stalls;
   head to head: for each pair, the tables where one finished ahead of, level
   with, or behind the other.
+
+The ranking is by points; equal points by the ruleset's ``swiss_tiebreak``
+(``rulesets.seam``): "shuffle" (the default and Botzone rulesets), the
+duplicate score, then the name; "wins" (NOI 2014), games won, then entry
+order. Points are ints where the ruleset's are whole; NOI 2014's averaged
+ties make halves (2.5), and every sum of them is exact in binary floating
+point; ``tidy`` shows a whole float as an int (12, not 12.0).
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
+
+from rulesets.seam import SwissTiebreak
 
 # Student's t, two-sided 95%, by degrees of freedom 1..30
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
@@ -42,7 +51,7 @@ class HandRow:
     deal: int
     seat: int
     entry: int
-    points: int  # fines included
+    points: float  # fines included; an int unless the ruleset's points are not whole
     fines: int
     faulted: bool
     stalls: int  # host stalls: answers whose fine was lowered for the host's delay
@@ -55,7 +64,8 @@ class TableResult:
     round: int
     table: int
     players: tuple[int, ...]  # entry ids in player order
-    points: tuple[int, ...]  # by player
+    points: tuple[float, ...]  # by player
+    wins: tuple[int, ...] = ()  # hands (games) won, by player
 
 
 @dataclass(slots=True)
@@ -64,7 +74,7 @@ class Standing:
     name: str
     tables: int = 0
     hands: int = 0
-    points: int = 0
+    points: float = 0
     per_hand: float = 0.0
     ci_low: float = 0.0
     ci_high: float = 0.0
@@ -106,13 +116,28 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def points_by_entry(tables: Sequence[TableResult], n: int) -> dict[int, int]:
+def tidy(x: float) -> float:
+    """A whole float as an int (12.0 is shown 12), any other number as it is."""
+    return int(x) if isinstance(x, float) and x.is_integer() else x
+
+
+def points_by_entry(tables: Sequence[TableResult], n: int) -> dict[int, float]:
     """Total points of each entry (fill-ins left out): the Swiss seating key."""
-    out = dict.fromkeys(range(n), 0)
+    out: dict[int, float] = dict.fromkeys(range(n), 0)
     for t in tables:
         for entry, pts in zip(t.players, t.points, strict=True):
             if entry < n:
                 out[entry] += pts
+    return {e: tidy(v) for e, v in out.items()}
+
+
+def wins_by_entry(tables: Sequence[TableResult], n: int) -> dict[int, int]:
+    """Hands (games) won by each entry (fill-ins left out): NOI 2014's Swiss tie-break."""
+    out = dict.fromkeys(range(n), 0)
+    for t in tables:
+        for entry, wins in zip(t.players, t.wins, strict=False):
+            if entry < n:
+                out[entry] += wins
     return out
 
 
@@ -132,7 +157,7 @@ def duplicate_scores(hands: Sequence[HandRow]) -> dict[int, list[float]]:
     return out
 
 
-def _ranks(points: Sequence[int]) -> list[int]:
+def _ranks(points: Sequence[float]) -> list[int]:
     """1 for the best; equal points share a rank."""
     return [1 + sum(1 for q in points if q > p) for p in points]
 
@@ -171,7 +196,8 @@ def head_to_head(tables: Sequence[TableResult],
 
 
 def standings(names: Sequence[str], tables: Sequence[TableResult],
-              hands: Sequence[HandRow], n_all: int | None = None) -> Standings:
+              hands: Sequence[HandRow], n_all: int | None = None,
+              tiebreak: SwissTiebreak = "shuffle") -> Standings:
     """Every number of the standings; ``names`` are the entries (fill-ins not included)."""
     n = len(names)
     rows = {e: Standing(e, names[e]) for e in range(n)}
@@ -200,7 +226,12 @@ def standings(names: Sequence[str], tables: Sequence[TableResult],
         s.duplicate = statistics.fmean(dup[e]) if dup.get(e) else 0.0
         s.mu, s.sigma = rated.get(e, (25.0, 25.0 / 3))
         s.rating = s.mu - 3 * s.sigma
-    order = sorted(rows.values(), key=lambda s: (-s.points, -s.duplicate, s.name))
+    for s in rows.values():
+        s.points = tidy(s.points)
+    if tiebreak == "wins":
+        order = sorted(rows.values(), key=lambda s: (-s.points, -s.wins, s.entry))
+    else:
+        order = sorted(rows.values(), key=lambda s: (-s.points, -s.duplicate, s.name))
     for rank, s in enumerate(order, start=1):
         s.rank = rank
     history = [{e: v for e, v in h.items() if e < n} for h in history]

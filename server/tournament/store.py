@@ -1,18 +1,30 @@
 """One SQLite file per tournament: its settings, schedule, and every finished table.
 
-A table's result (its ``results`` rows, its ``hands`` rows and its status) is
-written in one transaction the moment its match ends, so a tournament killed
-at any point holds only whole tables; ``--resume`` plays the rest. The schema
-(see the README, "Tournaments") is meant to be queried without the server:
+A table's result (its ``results`` rows, its ``hands`` rows, the program each
+player played it with, and its status) is written in one transaction the
+moment its match ends, so a tournament killed at any point holds only whole
+tables; ``--resume`` plays the rest. The schema (see the README,
+"Tournaments") is meant to be queried without the server:
 
-    meta(key, value)                       format, seed, rounds, groups, hands, ...
-    entries(id, name, command, fill_in)    command: JSON argv
+    meta(key, value)                       format, seed, rounds, groups, hands, bots, ...
+                                           bots: the BOTS file or folder, re-read for
+                                           hand-ins (absent in files of older versions)
+    entries(id, name, command, fill_in)    command: JSON, the latest handed in
     tables(round, tbl, seed, players, status, log_dir, started_at, finished_at)
                                            players: JSON list of entry ids, P0..P3
                                            status: 'scheduled' or 'done'
     results(round, tbl, player, entry, points, fines, faults, wins, draws, stalls, hands)
     hands(round, tbl, hand, grp, deal, seat, entry, points, fines, faulted, stalls,
           won, drawn, result)
+    programs(round, tbl, player, entry, command, hash)
+                                           what each player played the table with:
+                                           command as handed in (JSON), hash
+                                           sha256:<hex> (``server.tournament.programs``)
+
+Points are whole numbers in most rulesets and stored as SQLite integers; NOI
+2014's averaged ties (2.5) are stored as reals in the same columns, and read
+back as they were. ``programs`` is created in older files when they are
+resumed; their tables played before have no rows there.
 """
 
 from __future__ import annotations
@@ -57,7 +69,18 @@ CREATE TABLE IF NOT EXISTS hands (
     fines INTEGER NOT NULL, faulted INTEGER NOT NULL, stalls INTEGER NOT NULL,
     won INTEGER NOT NULL, drawn INTEGER NOT NULL, result TEXT NOT NULL,
     PRIMARY KEY (round, tbl, hand, seat));
+CREATE TABLE IF NOT EXISTS programs (
+    round INTEGER NOT NULL, tbl INTEGER NOT NULL, player INTEGER NOT NULL,
+    entry INTEGER NOT NULL REFERENCES entries(id), command TEXT NOT NULL,
+    hash TEXT NOT NULL, PRIMARY KEY (round, tbl, player));
 """
+
+# Settings a resume may change: stored anew (BOTS given again, or from elsewhere).
+CHANGEABLE = ("bots",)
+
+
+def _names(entries: Sequence[Entry]) -> str:
+    return ", ".join(e.name for e in entries if not e.fill_in) or "none"
 
 
 def _four(players: list[int]) -> tuple[int, int, int, int]:
@@ -84,13 +107,25 @@ class Entry:
 @dataclass(frozen=True, slots=True)
 class PlayerResult:
     entry: int
-    points: int
+    points: float  # an int unless the ruleset's points are not whole (NOI 2014: 2.5)
     fines: int
     faults: int
     wins: int
     draws: int
     stalls: int
     hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramRow:
+    """The program one player played one table with."""
+
+    round: int
+    table: int
+    player: int  # in the table
+    entry: int
+    command: tuple[str, ...]  # as handed in
+    hash: str  # sha256:<hex>
 
 
 class Store:
@@ -113,18 +148,34 @@ class Store:
         return dict(self.db.execute("SELECT key, value FROM meta").fetchall())
 
     def initialise(self, meta: dict[str, str], entries: Sequence[Entry]) -> None:
-        """Record the settings and entries of a new tournament, or check them on resume."""
+        """Record the settings and entries of a new tournament, or check them on resume.
+
+        On resume the field must be the same bots in the same order; a bot's command
+        may differ (a hand-in while the tournament was stopped) and is stored anew,
+        as is the BOTS path (``CHANGEABLE``).
+        """
         stored = self.meta()
         if stored:
             for key in meta:
-                if key in RULE_KEYS and key not in stored:
-                    continue  # stored before the rules were: the defaults it was played by
+                if key in CHANGEABLE or (key in RULE_KEYS and key not in stored):
+                    continue  # rules stored before they were: the defaults it was played by
                 if stored.get(key) != meta.get(key):
                     raise StoreError(f"{self.path}: {key} is {stored.get(key)!r}, "
                                      f"not {meta.get(key)!r}")
-            if [(e.name, e.command) for e in self.entries()] != \
-                    [(e.name, e.command) for e in entries]:
-                raise StoreError(f"{self.path}: the stored bots differ from these")
+            old = self.entries()
+            if [e.name for e in old] != [e.name for e in entries]:
+                raise StoreError(
+                    f"{self.path}: the stored bots differ from these: the field is "
+                    f"{_names(old)}, and BOTS has {_names(entries)} (a bot may hand in a "
+                    "new program or command; the field and its order stay)")
+            with self.db:
+                self.db.execute("BEGIN")
+                self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                    [(k, meta[k]) for k in CHANGEABLE if k in meta])
+                self.db.executemany("UPDATE entries SET command = ? WHERE id = ?",
+                                    [(json.dumps(list(e.command)), i)
+                                     for i, (e, was) in enumerate(zip(entries, old, strict=True))
+                                     if e.command != was.command])
             return
         with self.db:
             self.db.execute("BEGIN")
@@ -133,6 +184,11 @@ class Store:
             self.db.executemany("INSERT INTO entries VALUES (?, ?, ?, ?)",
                                 [(i, e.name, json.dumps(list(e.command)), int(e.fill_in))
                                  for i, e in enumerate(entries)])
+
+    def set_command(self, entry: int, command: Sequence[str]) -> None:
+        """A hand-in: the entry's command from now on."""
+        self.db.execute("UPDATE entries SET command = ? WHERE id = ?",
+                        (json.dumps(list(command)), entry))
 
     def entries(self) -> list[Entry]:
         return [Entry(name, tuple(json.loads(cmd)), bool(fill))
@@ -173,8 +229,10 @@ class Store:
     # --- results ---------------------------------------------------------------------------
 
     def finish(self, plan: TablePlan, players: Sequence[PlayerResult],
-               hands: Sequence[HandRow], results: Sequence[str]) -> None:
-        """Store a finished table in one transaction; ``results`` names each hand row's result."""
+               hands: Sequence[HandRow], results: Sequence[str],
+               programs: Sequence[ProgramRow] = ()) -> None:
+        """Store a finished table in one transaction; ``results`` names each hand row's
+        result, ``programs`` what each player played it with."""
         with self.db:
             self.db.execute("BEGIN")
             self.db.executemany(
@@ -186,18 +244,31 @@ class Store:
                 [(h.round, h.table, h.hand, h.group, h.deal, h.seat, h.entry, h.points, h.fines,
                   int(h.faulted), h.stalls, int(h.won), int(h.drawn), res)
                  for h, res in zip(hands, results, strict=True)])
+            self.db.executemany(
+                "INSERT OR REPLACE INTO programs VALUES (?, ?, ?, ?, ?, ?)",
+                [(p.round, p.table, p.player, p.entry, json.dumps(list(p.command)), p.hash)
+                 for p in programs])
             self.db.execute("UPDATE tables SET status = 'done', finished_at = ? "
                             "WHERE round = ? AND tbl = ?", (time.time(), plan.round, plan.table))
 
     def table_results(self) -> list[TableResult]:
-        out: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-        for r, t, player, entry, pts in self.db.execute(
-                "SELECT r.round, r.tbl, r.player, r.entry, r.points FROM results r "
+        out: dict[tuple[int, int], list[tuple[int, int, float, int]]] = {}
+        for r, t, player, entry, pts, wins in self.db.execute(
+                "SELECT r.round, r.tbl, r.player, r.entry, r.points, r.wins FROM results r "
                 "JOIN tables t ON t.round = r.round AND t.tbl = r.tbl "
                 "WHERE t.status = 'done' ORDER BY r.round, r.tbl, r.player"):
-            out.setdefault((r, t), []).append((player, entry, pts))
-        return [TableResult(r, t, tuple(e for _, e, _ in rows), tuple(p for _, _, p in rows))
+            out.setdefault((r, t), []).append((player, entry, pts, wins))
+        return [TableResult(r, t, tuple(row[1] for row in rows), tuple(row[2] for row in rows),
+                            tuple(row[3] for row in rows))
                 for (r, t), rows in out.items()]
+
+    def programs(self) -> list[ProgramRow]:
+        """What each player played each finished table with, in table order."""
+        return [ProgramRow(r, t, p, e, tuple(json.loads(c)), h)
+                for r, t, p, e, c, h in self.db.execute(
+                    "SELECT p.round, p.tbl, p.player, p.entry, p.command, p.hash FROM programs p "
+                    "JOIN tables t ON t.round = p.round AND t.tbl = p.tbl "
+                    "WHERE t.status = 'done' ORDER BY p.round, p.tbl, p.player")]
 
     def hand_rows(self) -> list[HandRow]:
         return [HandRow(r, t, h, g, d, s, e, p, f, bool(fa), st, bool(w), bool(dr))
