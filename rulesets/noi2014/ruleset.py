@@ -126,6 +126,8 @@ def fault_causes(record: Mapping[str, Any]) -> dict[int, str]:
 class NoiRuleset(Ruleset):
     name = NAME
     title = "NOI 2014's Mahjong (blood battle, target hands, a Swiss)"
+    swiss_tiebreak = "wins"  # SPEC-noi2014 §7: points, then games won, then entry order
+    command_modes = ("json", "simple")
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "format", "walls", "orders",
                             "work_dir"}) | BOTS,
