@@ -35,7 +35,7 @@ def refused(run: subprocess.CompletedProcess[str]) -> str:
 
 
 def test_the_registry_lists_every_ruleset_and_loads_each_by_name() -> None:
-    assert registry.names() == ["default", "botzone", "thupc2021"]
+    assert registry.names() == ["default", "botzone", "noi2014", "thupc2021"]
     for name in registry.names():
         assert registry.load(name).name == name
 
