@@ -58,6 +58,14 @@ def page(title: str, body: str) -> str:
 </body></html>
 """
 
+# The step controls' markup (the ids STEPPER_SCRIPT uses), and a step number and link.
+STEP_CONTROLS = """<div class="controls">
+<button id="first" title="Home">« first</button><button id="prev" title="Left arrow">‹ prev</button>
+<input type="range" id="step" min="0" value="0">
+<button id="next" title="Right arrow">next ›</button><button id="last" title="End">last »</button>
+<span>step <span id="stepno"></span></span>
+</div>"""
+
 # The step controls every stepping page shares: buttons, slider, arrow/Home/End keys and
 # #step=N in the address. It needs ``data.steps``, ``slider`` and ``render(i)``.
 STEPPER_SCRIPT = r"""

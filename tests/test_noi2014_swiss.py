@@ -90,7 +90,7 @@ def test_a_12_player_swiss_with_a_hand_in_completes_and_killed_and_resumed_ends_
     bots_one, bots_two = field(one, plain_bot), field(two, plain_bot)
 
     whole = run_with_handin(one, one / "out", str(bots_one), *SETTINGS)
-    output, errors = whole.communicate(timeout=600)
+    _, errors = whole.communicate(timeout=600)
     assert whole.returncode == 0, errors
     reference = standings(one / "out")
     assert len(reference) == 12

@@ -10,20 +10,19 @@ standings in ``match.json`` are recomputed from the games too.
 
 from __future__ import annotations
 
-import csv
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from rulesets.botzone import formats
-from rulesets.seam import GamePlan, VerifyReport
+from rulesets.seam import VerifyReport
 from server.errors import InputError
 
 
 def _short(value: object, limit: int = 300) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= limit else text[:limit] + "…"
+    from server.turn_verify import short
+
+    return short(value, limit)
 
 
 def verify_record(record: Mapping[str, Any], label: str, report: VerifyReport) -> None:
@@ -78,44 +77,9 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def verify_match(root: Path, report: VerifyReport) -> None:
-    from server.turn_match import GAME_FILE, GAMES, MATCH_FILE, SCORESHEET, player_scores
+    from server.turn_verify import verify_match as verify_turn_match
 
-    meta = json.loads((root / MATCH_FILE).read_text(encoding="utf-8"))
-    plans = [GamePlan(p["number"], p["group"], tuple(p["order"]), p["setup"], p["label"])
-             for p in meta.get("plan", [])]
-    records: list[dict[str, Any]] = []
-    for plan in plans:
-        path = root / GAMES / f"{plan.number:03d}" / GAME_FILE
-        if not path.exists():
-            break
-        record = _load(path)
-        verify_record(record, f"{path.relative_to(root)}", report)
-        records.append(record)
-    if len(records) < len(plans):
-        report.notes.append(f"{root}: {len(records)} of {len(plans)} game(s) were played")
-    sheet = root / SCORESHEET
-    if sheet.exists():
-        with sheet.open(encoding="utf-8", newline="") as handle:
-            rows = list(csv.reader(handle))[1:]
-        for number, (row, plan, record) in enumerate(zip(rows, plans, records, strict=False),
-                                                     start=2):
-            expected = [str(s) for s in player_scores(plan, record)]
-            if row[3:] != expected:
-                report.problems.append(f"{SCORESHEET}:{number}: scores {row[3:]}, the games "
-                                       f"say {expected}")
-        if len(rows) != len(records):
-            report.problems.append(f"{SCORESHEET}: {len(rows)} row(s) for {len(records)} "
-                                   "game(s)")
-    if meta.get("completed"):
-        names = [p["name"] for p in meta["players"]]
-        again = [{"place": r.place, "name": names[r.player], "player": r.player,
-                  "points": r.points, "score": r.score, "games": r.games, "wins": r.wins,
-                  "penalties": r.penalties}
-                 for r in formats.standings(plans[:len(records)], records, len(names))]
-        if again != meta.get("standings"):
-            report.problems.append(f"{MATCH_FILE}: standings {_short(meta.get('standings'))}"
-                                   f", recomputed {_short(again)}")
-        report.checked.append(MATCH_FILE)
+    verify_turn_match(root, report, _load, verify_record, formats.standings)
 
 
 def verify_path(path: Path) -> VerifyReport:

@@ -142,9 +142,13 @@ class GameView:
 
 
 def is_botzone_record(data: object) -> bool:
-    """A Botzone game record: our ``game.json`` or a data file."""
-    return isinstance(data, Mapping) and (
-        data.get("ruleset") == "botzone" or ("judge" in data and "players" in data))
+    """A Botzone game record: our ``game.json`` or a data file (which names no ruleset;
+    another ruleset's record does)."""
+    if not isinstance(data, Mapping):
+        return False
+    if "ruleset" in data:
+        return data["ruleset"] == "botzone"
+    return "judge" in data and "players" in data
 
 
 def _int(value: object, what: str) -> int:

@@ -1,0 +1,194 @@
+"""``server replay`` of a NOI 2014 game: in the terminal (every step, or ``--at N``) and
+as one self-contained HTML page with step controls. Both end with the result: each
+remaining player's target hand beside its tiles, its distance, and the sequence that
+gave its chance value (the discards by position, the common hand position after them,
+each needed kind's last position, the smallest marked)."""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rulesets.noi2014.ruleset import read_record
+from rulesets.noi2014.view import SEATS, ChanceRow, GameView, Step, view_of
+from rulesets.seam import CommandArgs
+from server.errors import InputError
+
+
+def _melds(melds: list[tuple[str, str, str]]) -> str:
+    return " ".join(f"[{kind} {tile}{'' if how == 'exposed' else ' ' + how}]"
+                    for kind, tile, how in melds)
+
+
+def step_lines(view: GameView, step: Step) -> list[str]:
+    lines = [f"step {step.number} · wall {step.wall} · " + "; ".join(step.events)]
+    for seat, state in enumerate(step.seats):
+        melds = _melds(state.melds)
+        line = f"  {SEATS[seat]} {view.names[seat][:24]:<24} {state.status:<6} " \
+               f"{' '.join(state.hand)}" + (f"  {melds}" if melds else "")
+        lines.append(line)
+        if state.asked is not None:
+            lines.append(f"      asked {state.asked[:60]!r} -> {str(state.answer)[:60]!r}")
+    if step.pool:
+        lines.append(f"  pool: {' '.join(step.pool)}")
+    return lines
+
+
+def chance_lines(view: GameView, row: ChanceRow) -> list[str]:
+    name = f"{SEATS[row.seat]} {view.names[row.seat]}"
+    lines = [f"  {name}: tiles  {' '.join(view.final_tiles[row.seat])}",
+             f"  {' ' * len(name)}  target {row.target if row.target is not None else '(none)'}"]
+    if not row.valid:
+        lines.append(f"  {' ' * len(name)}  not valid: {row.reason}; distance infinite")
+        return lines
+    needs = ", ".join(f"{kind} last at {pos}" + (" <- min" if pos == row.chance else "")
+                      for kind, pos in row.needed.items())
+    lines.append(f"  {' ' * len(name)}  distance {row.distance}; needs {needs}; "
+                 f"chance value {row.chance}")
+    return lines
+
+
+def result_lines(view: GameView) -> list[str]:
+    result = view.result
+    if not result:
+        return ["the game did not finish"]
+    lines = ["result: " + ", ".join(
+        f"{SEATS[s]} {view.names[s]} place {result['places'][s]} ({result['points'][s]:g})"
+        for s in range(4))]
+    if result.get("winners"):
+        lines.append("winners in order: " + ", ".join(view.names[s] for s in result["winners"]))
+    if view.chances:
+        sequence = " ".join(f"{k}:{t}" for k, t in enumerate(view.discards, start=1))
+        lines.append(f"the sequence: {sequence} | every hand and meld at {view.hand_position}")
+        for row in view.chances:
+            lines += chance_lines(view, row)
+    return lines
+
+
+def _cell_tiles(tiles: list[str], need: Mapping[str, int] | None = None) -> str:
+    need = need or {}
+    return "".join(f"<span class='tile{' need' if t in need else ''}' title='{t}'>{t[1]}"
+                   f"<small>{t[0]}</small></span>" for t in tiles)
+
+
+def _step_html(view: GameView, step: Step) -> str:
+    rows = []
+    for seat, state in enumerate(step.seats):
+        melds = "".join(f"<span class='meld'>{kind} {_cell_tiles([tile])} {how}</span>"
+                        for kind, tile, how in state.melds)
+        asked = "" if state.asked is None else \
+            f"<div class='row'>asked <code>{html.escape(state.asked)}</code> → " \
+            f"<code>{html.escape(str(state.answer))}</code></div>"
+        rows.append(f"<div class='seat'><div class='row'><span class='label'>{SEATS[seat]} · "
+                    f"{html.escape(view.names[seat])}</span> {html.escape(state.status)}</div>"
+                    f"<div class='row'>{_cell_tiles(state.hand)} {melds}</div>{asked}</div>")
+    pool = f"<div class='row'>pool: {_cell_tiles(step.pool)}</div>"
+    return (f"<p class='note'>step {step.number} · wall {step.wall} · "
+            f"{html.escape('; '.join(step.events))}</p>" + "".join(rows) + pool)
+
+
+def _result_html(view: GameView) -> str:
+    result = view.result
+    if not result:
+        return "<p>The game did not finish.</p>"
+    places = "".join(f"<tr><td>{SEATS[s]}</td><td>{html.escape(view.names[s])}</td>"
+                     f"<td class='num'>{result['places'][s]}</td>"
+                     f"<td class='num'>{result['points'][s]:g}</td></tr>" for s in range(4))
+    parts = ["<h2>Result</h2><table><tr><th>seat</th><th>player</th><th>place</th>"
+             f"<th>points</th></tr>{places}</table>"]
+    if view.chances:
+        sequence = "".join(f"<span class='pos'><small>{k}</small>{_cell_tiles([t])}</span>"
+                           for k, t in enumerate(view.discards, start=1))
+        parts.append(f"<h2>Target hands</h2><p>The sequence (discards by position; every "
+                     f"hand and meld at position {view.hand_position}):</p>"
+                     f"<div class='sequence'>{sequence}</div>")
+        for row in view.chances:
+            name = html.escape(f"{SEATS[row.seat]} · {view.names[row.seat]}")
+            target = html.escape(row.target or "(none)")
+            if row.valid:
+                needs = ", ".join(
+                    f"{k} last at <b>{p}</b>" + (" (the smallest)" if p == row.chance else "")
+                    for k, p in row.needed.items())
+                how = (f"distance {row.distance}; needs {needs}; "
+                       f"<b>chance value {row.chance}</b>")
+            else:
+                how = f"not valid: {html.escape(row.reason)}; distance infinite"
+            parts.append(f"<div class='seat target' id='target{row.seat}'><div class='row'>"
+                         f"<span class='label'>{name}</span></div>"
+                         f"<div class='row'>tiles: {_cell_tiles(view.final_tiles[row.seat])}"
+                         f"</div><div class='row'>target: <code>{target}</code></div>"
+                         f"<div class='row'>{how}</div></div>")
+    return "".join(parts)
+
+
+_STYLE = """
+.tile.need { border-color: #c33; background: #fde8e8; }
+.pos { display: inline-block; text-align: center; margin-right: 2px; }
+.pos small { display: block; font-size: .65em; color: #777; }
+.sequence { line-height: 1; }
+"""
+_SCRIPT = """
+const data = JSON.parse(document.getElementById('game-data').textContent);
+const slider = document.getElementById('step');
+slider.max = data.steps.length - 1;
+function render(i) {
+  slider.value = i;
+  document.getElementById('view').innerHTML = data.steps[i];
+  document.getElementById('stepno').textContent = i;
+  document.getElementById('result').style.display = i === data.steps.length - 1 ? '' : 'none';
+}
+"""
+
+
+def game_page(view: GameView, title: str) -> str:
+    from server.html_pages import STEP_CONTROLS, STEPPER_SCRIPT, page
+
+    payload = json.dumps({"steps": [_step_html(view, s) for s in view.steps]},
+                         ensure_ascii=False).replace("</", "<\\/")
+    about = f"<p class='about'>{html.escape(view.about)}</p>" if view.about else ""
+    return page(title, f"""<style>{_STYLE}</style>
+{about}
+{STEP_CONTROLS}
+<div id="view"></div>
+<div id="result" style="display:none">{_result_html(view)}</div>
+<script type="application/json" id="game-data">{payload}</script>
+<script>{_SCRIPT}{STEPPER_SCRIPT}</script>""")
+
+
+def write_game_page(record: Mapping[str, Any], path: Path, title: str = "") -> None:
+    view = view_of(record)
+    path.write_text(game_page(view, title or f"NOI 2014 game {record.get('about', '')}"),
+                    encoding="utf-8")
+
+
+def replay(args: CommandArgs) -> int:
+    from rich.console import Console
+
+    from server.paths import output_file
+
+    path: Path = args["path"]
+    record = read_record(path)
+    console = Console(emoji=False, soft_wrap=True, highlight=False)
+    if args["html_out"] is not None:
+        write_game_page(record, output_file(args["html_out"], "--html"),
+                        f"NOI 2014 game {path.name}")
+        console.print(f"wrote {args['html_out']}", markup=False)
+        return 0
+    view = view_of(record)
+    at = args.get("at")
+    if at is not None:
+        if not 0 <= at < len(view.steps):
+            raise InputError(f"--at {at}: the game has steps 0 to {len(view.steps) - 1}")
+        steps = [view.steps[at]]
+    else:
+        steps = view.steps
+    for step in steps:
+        for line in step_lines(view, step):
+            console.print(line, markup=False)
+    if at is None or at == len(view.steps) - 1:
+        for line in result_lines(view):
+            console.print(line, markup=False)
+    return 0
