@@ -78,7 +78,7 @@ def done_tables(out: Path) -> list[tuple[int, int]]:
 def standings(out: Path) -> list[tuple[str, float]]:
     rows = json.loads((out / "standings.json").read_text())
     rows = rows["standings"] if isinstance(rows, dict) else rows
-    return [(r["name"], r["points"]) for r in rows]
+    return [(r["bot"], r["points"]) for r in rows]
 
 
 @pytest.mark.slow

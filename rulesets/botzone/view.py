@@ -147,7 +147,7 @@ def is_botzone_record(data: object) -> bool:
     if not isinstance(data, Mapping):
         return False
     if "ruleset" in data:
-        return data["ruleset"] == "botzone"
+        return bool(data["ruleset"] == "botzone")
     return "judge" in data and "players" in data
 
 
