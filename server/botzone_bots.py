@@ -54,12 +54,13 @@ from pathlib import Path
 
 import trio
 
-from rulesets.seam import CommandArgs, GamePlan
+from rulesets.seam import CommandArgs, GamePlan, TableRequest
 from server.bots import STDERR_CAP, ProcessPeer, start_bot
 from server.botzone_io import (
     BAD_OUTPUT,
     BOTZONE,
     KEEP_RUNNING,
+    MEMORY_MB,
     MLE,
     NOTHING,
     OK,
@@ -464,6 +465,19 @@ class Bots:
             except SandboxError as exc:
                 raise InputError(str(exc)) from None
         return cls(specs, limits, args["sandbox"], work_root)
+
+    @classmethod
+    def for_table(cls, table: TableRequest, base_seconds: float,
+                  dialect: Dialect = BOTZONE) -> Bots:
+        """A tournament table's bots: its players' stored commands, the tournament's
+        sandbox and limits (256 MB unless it sets the memory)."""
+        sandbox = table.sandbox
+        limits = BotzoneLimits(base_seconds=base_seconds,
+                               memory_mb=sandbox.limits.memory_mb or MEMORY_MB,
+                               cpu_seconds=sandbox.limits.cpu_seconds,
+                               file_mb=sandbox.limits.file_mb, dialect=dialect)
+        return cls([command[0] for _, command in table.players], limits, sandbox.kind,
+                   sandbox.work_dir)
 
     @asynccontextmanager
     async def opener(self, player: int, seat: int, plan: GamePlan,

@@ -9,7 +9,6 @@ folder.
 from __future__ import annotations
 
 import secrets
-from pathlib import Path
 from typing import Any
 
 from rulesets.botzone import formats
@@ -24,7 +23,6 @@ from rulesets.seam import CommandArgs, GamePlan, TableRequest, TableRow
 from server.botzone_bots import Bots
 from server.errors import InputError
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_ai" / "botzone"
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
 
 
@@ -110,7 +108,9 @@ def check_bot(args: CommandArgs) -> int:
     variant = variant_of(args)
     games = int(args.get("games", 2))
     seed = int(args["seed"])
-    opponents = [f"json:python3 {SAMPLES / name}" for name in CHECK_OPPONENTS]
+    from rulesets.botzone.ruleset import RULESET
+
+    opponents = [f"json:python3 {RULESET.samples / name}" for name in CHECK_OPPONENTS]
     specs = [cmd, *opponents]
     bots = Bots.from_args(specs, args)
     plans = []
@@ -147,25 +147,18 @@ def check_bot(args: CommandArgs) -> int:
     return 0 if problems == 0 else 1
 
 
-TOURNAMENT_DEFAULTS = {"variant": "classic", "walls": "4", "orders": "4", "time_limit": "1.0"}
 
 
 async def play_table(table: TableRequest) -> list[TableRow]:
     """A tournament table: a duplicate match of its four players (the tournament's
     walls and seat orders, walls from the table's seed); one row per seat and game."""
+    from rulesets.botzone.ruleset import RULESET
     from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
 
-    settings = {**TOURNAMENT_DEFAULTS, **table.settings}
+    settings = {**RULESET.tournament_defaults, **table.settings}
     plans = formats.duplicate(table.seed, int(settings["walls"]), int(settings["orders"]))
-    specs = [command[0] for _, command in table.players]
-    from server.botzone_io import MEMORY_MB, BotzoneLimits
-
-    sandbox = table.sandbox
-    limits = BotzoneLimits(base_seconds=float(settings["time_limit"]),
-                           memory_mb=sandbox.limits.memory_mb or MEMORY_MB,
-                           cpu_seconds=sandbox.limits.cpu_seconds,
-                           file_mb=sandbox.limits.file_mb)
-    bots = Bots(specs, limits, sandbox.kind, sandbox.work_dir)
+    bots = Bots.for_table(table, float(settings["time_limit"]))
+    specs = [spec.text for spec in bots.specs]
     match = TurnMatch("botzone", [TurnPlayer(name, spec) for (name, _), spec in
                                   zip(table.players, specs, strict=True)], plans,
                       BotzoneRules(settings["variant"]), bots.opener, table.root,

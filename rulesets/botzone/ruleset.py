@@ -13,11 +13,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rulesets import botzone_bots
 from rulesets.botzone import formats
+from rulesets.botzone_bots import BotzoneBotsRuleset
 from rulesets.seam import (
     CommandArgs,
     GamePlan,
-    Ruleset,
     StandingRow,
     TableRequest,
     TableRow,
@@ -33,23 +34,11 @@ ERRORS_SAID = {"WA": "a wrong answer", "WH": "a wrong HU (not a win of 8 fans)"}
 
 
 def find_record(path: Path) -> dict[str, Any] | None:
-    """The game record in a ``.json`` file or a game folder's ``game.json``; None if
-    there is none or the JSON is of another kind. A file that is no JSON at all is
-    bad input."""
+    """The game record in a ``.json`` file or a game folder's ``game.json``; None if there is
+    none or the JSON is of another kind. A file that is no JSON at all is bad input."""
     from rulesets.botzone.view import is_botzone_record
 
-    file = path / "game.json" if path.is_dir() else path
-    if not file.is_file() or file.suffix != ".json":
-        return None
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError(f"{file}: not a UTF-8 text file") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{file}: not JSON ({exc.msg}, line {exc.lineno})") from None
-    except OSError as exc:
-        raise InputError(f"{file}: {exc.strerror}") from None
-    return data if is_botzone_record(data) else None
+    return botzone_bots.read_record(path, is_botzone_record)
 
 
 def read_record(path: Path) -> dict[str, Any]:
@@ -61,13 +50,7 @@ def read_record(path: Path) -> dict[str, Any]:
 
 
 def is_match_folder(path: Path) -> bool:
-    from server.turn_match import MATCH_FILE
-
-    try:
-        meta = json.loads((path / MATCH_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(meta, dict) and meta.get("ruleset") == "botzone"
+    return botzone_bots.is_match_folder(path, "botzone")
 
 
 def parse_initdata(text: str) -> dict[str, Any]:
@@ -142,11 +125,13 @@ def game_line(record: Mapping[str, Any], names: Sequence[str]) -> str:
     return f"{action} by {who}{cause}" + tail
 
 
-class BotzoneRuleset(Ruleset):
+class BotzoneRuleset(BotzoneBotsRuleset):
     name = "botzone"
     title = "Botzone's Chinese Standard Mahjong"
     variants = VARIANTS
-    command_modes = ("json", "simple")  # stored commands: json:CMD, simple:CMD
+    samples = Path(__file__).resolve().parents[2] / "sample_ai" / "botzone"
+    tournament_defaults: ClassVar = {"variant": "classic", "walls": "4", "orders": "4",
+                                     "time_limit": "1.0"}
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "variant", "format", "walls",
                             "orders", "initdata", "work_dir"}) | BOTS,
@@ -208,40 +193,9 @@ class BotzoneRuleset(Ruleset):
 
         write_report_files(root, out)
 
-    def tournament_settings(self, given: Mapping[str, Any],
-                            stored: Mapping[str, str] | None) -> dict[str, str]:
-        from rulesets.botzone.play import TOURNAMENT_DEFAULTS
-
-        settings = dict(TOURNAMENT_DEFAULTS)
-        settings.update({k: v for k, v in (stored or {}).items() if k in settings})
-        for key in settings:
-            value = given.get(key)
-            if value is None:
-                continue
-            if stored is not None and str(value) != stored.get(key, settings[key]):
-                raise InputError(f"--{key.replace('_', '-')} {value}: this tournament is "
-                                 f"played with {stored.get(key)}; a resume keeps it")
-            settings[key] = str(value)
+    def check_settings(self, settings: dict[str, str]) -> None:
         if settings["variant"] not in VARIANTS:
             raise InputError(f"--variant must be {' or '.join(VARIANTS)}")
-        return settings
-
-    def entry_command(self, argv: Sequence[str], io: str | None, where: str) -> tuple[str, ...]:
-        import shlex
-
-        mode = io or "json"
-        if mode not in ("json", "simple"):
-            raise InputError(f"{where}: io = {io!r}: a Botzone bot talks json or simple")
-        return (f"{mode}:{shlex.join(argv)}",)
-
-    def fill_in_command(self, k: int) -> tuple[str, ...]:
-        import shlex
-        import sys
-
-        from rulesets.botzone.play import SAMPLES
-
-        argv = [sys.executable, str(SAMPLES / "random_bot.py"), "--keep-running"]
-        return (f"json:{shlex.join(argv)}",)
 
     def games_per_table(self, settings: Mapping[str, str]) -> int:
         return int(settings.get("walls", 4)) * int(settings.get("orders", 4))

@@ -8,7 +8,6 @@ into a match: its players, its plan (``formats``), the bots' limits, the log.
 from __future__ import annotations
 
 import secrets
-from pathlib import Path
 from typing import Any
 
 from rulesets.noi2014 import formats
@@ -19,9 +18,7 @@ from server.botzone_bots import Bots
 from server.botzone_io import NOI2014
 from server.errors import InputError
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_ai" / "noi2014"
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
-TOURNAMENT_DEFAULTS = {"walls": "1", "orders": "4", "time_limit": "1.0"}
 
 
 def plans_of(args: CommandArgs, seed: int) -> tuple[str, list[GamePlan]]:
@@ -82,7 +79,9 @@ def check_bot(args: CommandArgs) -> int:
     cmd: str = args["cmd"]
     games = int(args.get("games", 2))
     seed = int(args["seed"])
-    specs = [cmd, *(f"json:python3 {SAMPLES / name}" for name in CHECK_OPPONENTS)]
+    from rulesets.noi2014.ruleset import RULESET
+
+    specs = [cmd, *(f"json:python3 {RULESET.samples / name}" for name in CHECK_OPPONENTS)]
     bots = Bots.from_args(specs, args, dialect=NOI2014)
     plans = [GamePlan(n + 1, n + 1, formats.rotation(n), {"seed": seed, "game": n},
                       f"game {n + 1}") for n in range(games)]
@@ -121,18 +120,13 @@ def check_bot(args: CommandArgs) -> int:
 async def play_table(table: TableRequest) -> list[TableRow]:
     """A tournament table: the tournament's rounds (one wall played ``orders`` times,
     seats rotated) of its four players; one row per seat and game."""
-    from server.botzone_io import MEMORY_MB, BotzoneLimits
+    from rulesets.noi2014.ruleset import RULESET
     from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
 
-    settings = {**TOURNAMENT_DEFAULTS, **table.settings}
+    settings = {**RULESET.tournament_defaults, **table.settings}
     plans = formats.rounds(table.seed, int(settings["walls"]), int(settings["orders"]))
-    specs = [command[0] for _, command in table.players]
-    sandbox = table.sandbox
-    limits = BotzoneLimits(base_seconds=float(settings["time_limit"]),
-                           memory_mb=sandbox.limits.memory_mb or MEMORY_MB,
-                           cpu_seconds=sandbox.limits.cpu_seconds,
-                           file_mb=sandbox.limits.file_mb, dialect=NOI2014)
-    bots = Bots(specs, limits, sandbox.kind, sandbox.work_dir)
+    bots = Bots.for_table(table, float(settings["time_limit"]), NOI2014)
+    specs = [spec.text for spec in bots.specs]
     match = TurnMatch(NAME, [TurnPlayer(name, spec) for (name, _), spec in
                              zip(table.players, specs, strict=True)], plans, NoiRules(),
                       bots.opener, table.root, meta=match_meta("round", table.seed, bots),

@@ -9,17 +9,17 @@ line, 1000 ms per answer, no doubled first turn, ``data`` up to 64 KiB).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rulesets import botzone_bots
+from rulesets.botzone_bots import BotzoneBotsRuleset
 from rulesets.noi2014 import formats
 from rulesets.noi2014.engine import PLAYERS
 from rulesets.seam import (
     CommandArgs,
     GamePlan,
-    Ruleset,
     StandingRow,
     TableRequest,
     TableRow,
@@ -41,18 +41,7 @@ def is_record(data: object) -> bool:
 def find_record(path: Path) -> dict[str, Any] | None:
     """The NOI 2014 game record in a ``.json`` file or a game folder; None if there is
     none or the JSON is of another kind. A ``.json`` file that is no JSON is bad input."""
-    file = path / "game.json" if path.is_dir() else path
-    if not file.is_file() or file.suffix != ".json":
-        return None
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError(f"{file}: not a UTF-8 text file") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{file}: not JSON ({exc.msg}, line {exc.lineno})") from None
-    except OSError as exc:
-        raise InputError(f"{file}: {exc.strerror}") from None
-    return data if is_record(data) else None
+    return botzone_bots.read_record(path, is_record)
 
 
 def read_record(path: Path) -> dict[str, Any]:
@@ -63,13 +52,7 @@ def read_record(path: Path) -> dict[str, Any]:
 
 
 def is_match_folder(path: Path) -> bool:
-    from server.turn_match import MATCH_FILE
-
-    try:
-        meta = json.loads((path / MATCH_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(meta, dict) and meta.get("ruleset") == NAME
+    return botzone_bots.is_match_folder(path, NAME)
 
 
 class NoiRules:
@@ -123,11 +106,12 @@ def fault_causes(record: Mapping[str, Any]) -> dict[int, str]:
     return causes
 
 
-class NoiRuleset(Ruleset):
+class NoiRuleset(BotzoneBotsRuleset):
     name = NAME
     title = "NOI 2014's Mahjong (blood battle, target hands, a Swiss)"
     swiss_tiebreak = "wins"  # SPEC-noi2014 §7: points, then games won, then entry order
-    command_modes = ("json", "simple")
+    samples = Path(__file__).resolve().parents[2] / "sample_ai" / "noi2014"
+    tournament_defaults: ClassVar = {"walls": "1", "orders": "4", "time_limit": "1.0"}
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "format", "walls", "orders",
                             "work_dir"}) | BOTS,
@@ -174,43 +158,10 @@ class NoiRuleset(Ruleset):
 
         write_report_files(root, out)
 
-    def tournament_settings(self, given: Mapping[str, Any],
-                            stored: Mapping[str, str] | None) -> dict[str, str]:
-        from rulesets.noi2014.play import TOURNAMENT_DEFAULTS
-
-        settings = dict(TOURNAMENT_DEFAULTS)
-        settings.update({k: v for k, v in (stored or {}).items() if k in settings})
-        if given.get("variant") is not None:
-            raise InputError("--variant is an option of the botzone ruleset, not of noi2014")
-        for key in settings:
-            value = given.get(key)
-            if value is None:
-                continue
-            if stored is not None and str(value) != stored.get(key, settings[key]):
-                raise InputError(f"--{key.replace('_', '-')} {value}: this tournament is "
-                                 f"played with {stored.get(key)}; a resume keeps it")
-            settings[key] = str(value)
+    def check_settings(self, settings: dict[str, str]) -> None:
         if not 1 <= int(settings["orders"]) <= PLAYERS:
             raise InputError("--orders: a NOI 2014 table plays a wall 1 to 4 times (seats "
                              "rotated one each time)")
-        return settings
-
-    def entry_command(self, argv: Sequence[str], io: str | None, where: str) -> tuple[str, ...]:
-        import shlex
-
-        mode = io or "json"
-        if mode not in ("json", "simple"):
-            raise InputError(f"{where}: io = {io!r}: a NOI 2014 bot talks json or simple")
-        return (f"{mode}:{shlex.join(argv)}",)
-
-    def fill_in_command(self, k: int) -> tuple[str, ...]:
-        import shlex
-        import sys
-
-        from rulesets.noi2014.play import SAMPLES
-
-        argv = [sys.executable, str(SAMPLES / "random_bot.py"), "--keep-running"]
-        return (f"json:{shlex.join(argv)}",)
 
     def games_per_table(self, settings: Mapping[str, str]) -> int:
         return int(settings.get("walls", 1)) * int(settings.get("orders", 4))

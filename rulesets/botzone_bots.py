@@ -1,0 +1,83 @@
+"""What the rulesets whose bots speak Botzone's protocol share (botzone, noi2014): how a
+bots file's entry is stored (``json:CMD`` or ``simple:CMD``), the house bot that fills
+a tournament's field, a tournament's stored settings, and how a game record or a match
+folder of theirs is found.
+
+Pure: no trio.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rulesets.seam import Ruleset
+from server.errors import InputError
+
+MODES = ("json", "simple")
+
+
+def read_record(path: Path, accept: Callable[[object], bool]) -> dict[str, Any] | None:
+    """The game record in a ``.json`` file or a game folder's ``game.json`` if ``accept``
+    takes it; None if there is none. A ``.json`` file that is no JSON is bad input."""
+    file = path / "game.json" if path.is_dir() else path
+    if not file.is_file() or file.suffix != ".json":
+        return None
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise InputError(f"{file}: not a UTF-8 text file") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{file}: not JSON ({exc.msg}, line {exc.lineno})") from None
+    except OSError as exc:
+        raise InputError(f"{file}: {exc.strerror}") from None
+    return data if accept(data) else None
+
+
+def is_match_folder(path: Path, ruleset: str) -> bool:
+    """A match folder (``match.json``) written by ``ruleset``."""
+    try:
+        meta = json.loads((path / "match.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("ruleset") == ruleset
+
+
+class BotzoneBotsRuleset(Ruleset):
+    """A ruleset whose bots are Botzone bots; ``samples`` holds its ``random_bot.py``."""
+
+    command_modes = MODES
+    samples: ClassVar[Path]
+    tournament_defaults: ClassVar[Mapping[str, str]] = {}
+
+    def check_settings(self, settings: dict[str, str]) -> None:
+        """Refuse settings this ruleset cannot play (InputError)."""
+
+    def tournament_settings(self, given: Mapping[str, Any],
+                            stored: Mapping[str, str] | None) -> dict[str, str]:
+        settings = dict(self.tournament_defaults)
+        settings.update({k: v for k, v in (stored or {}).items() if k in settings})
+        for key in settings:
+            value = given.get(key)
+            if value is None:
+                continue
+            if stored is not None and str(value) != stored.get(key, settings[key]):
+                raise InputError(f"--{key.replace('_', '-')} {value}: this tournament is "
+                                 f"played with {stored.get(key)}; a resume keeps it")
+            settings[key] = str(value)
+        self.check_settings(settings)
+        return settings
+
+    def entry_command(self, argv: Sequence[str], io: str | None, where: str) -> tuple[str, ...]:
+        mode = io or "json"
+        if mode not in MODES:
+            raise InputError(f"{where}: io = {io!r}: a {self.name} bot talks json or simple")
+        return (f"{mode}:{shlex.join(argv)}",)
+
+    def fill_in_command(self, k: int) -> tuple[str, ...]:
+        argv = [sys.executable, str(self.samples / "random_bot.py"), "--keep-running"]
+        return (f"json:{shlex.join(argv)}",)
