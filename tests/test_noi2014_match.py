@@ -72,22 +72,42 @@ def test_data_is_carried_from_turn_to_turn_and_over_64_kib_is_a_fault(tmp_path):
     assert first["verdict"] == "BAD_OUTPUT" and "data longer than 65536 bytes" in first["cause"]
 
 
+CASES = [(b, v, False) for b, v in HOSTILE] + [(b, v, True) for b, v in HOSTILE
+                                                if b in KEPT_TOO]
+IDS = [b for b, _ in HOSTILE] + [f"{b}-kept" for b, _ in HOSTILE if b in KEPT_TOO]
+
+
+@pytest.fixture(scope="module")
+def hostile_matches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Path]]:
+    """One match per hostile behaviour (the hostile bot in seat 1, three kept discarders
+    in the others), three matches at a time; each id's run and log folder."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def play(case: tuple[str, str | None, bool], name: str) -> tuple[Any, Path]:
+        behaviour, _, kept = case
+        logs = tmp_path_factory.mktemp(f"hostile-{name}")
+        hostile = f"json:python3 tests/bots/botzone/hostile.py json {behaviour}" + \
+            (" --kept" if kept else "")
+        bots = [f"json:python3 {DISCARDER} json 1000", hostile,
+                f"simple:python3 {DISCARDER} simple 1000", f"json:python3 {DISCARDER} json 1000"]
+        run = server("match", "--ruleset", "noi2014", "--time-limit", "0.25", "--seed", "2",
+                     "-d", "--log-dir", str(logs), *bots, timeout=180)
+        return run, logs
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        futures = {name: pool.submit(play, case, name) for case, name in zip(CASES, IDS,
+                                                                             strict=True)}
+        return {name: future.result() for name, future in futures.items()}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("behaviour", "verdict", "kept"),
-                         [(b, v, False) for b, v in HOSTILE] + [(b, v, True) for b, v in HOSTILE
-                                                               if b in KEPT_TOO],
-                         ids=[b for b, _ in HOSTILE] + [f"{b}-kept" for b, _ in HOSTILE
-                                                         if b in KEPT_TOO])
-def test_a_hostile_bot_is_faulted_and_the_others_play_on(behaviour, verdict, kept, tmp_path):
-    hostile = f"json:python3 tests/bots/botzone/hostile.py json {behaviour}" + \
-        (" --kept" if kept else "")
-    bots = [f"json:python3 {DISCARDER} json 1000", hostile,
-            f"simple:python3 {DISCARDER} simple 1000", f"json:python3 {DISCARDER} json 1000"]
-    run = server("match", "--ruleset", "noi2014", "--time-limit", "0.2", "--seed", "2", "-d",
-                 "--log-dir", str(tmp_path), *bots, timeout=120)
+@pytest.mark.parametrize(("behaviour", "verdict", "kept"), CASES, ids=IDS)
+def test_a_hostile_bot_is_faulted_and_the_others_play_on(behaviour, verdict, kept,
+                                                         hostile_matches) -> None:
+    run, logs = hostile_matches[f"{behaviour}-kept" if kept else behaviour]
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
-    match = only_match(tmp_path)
+    match = only_match(logs)
     (game,) = games_of(match)
     result = game["judge"][-1]["result"]
     assert result["end"] == "wall"  # three well-behaved players play the wall out
