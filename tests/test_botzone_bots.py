@@ -31,6 +31,10 @@ HOSTILE = BOTS / "hostile.py"
 # Python's factor would be 6 (12 s on a first turn): the tests set a factor of
 # 1, leaving room for a Python start on a loaded 2-core machine.
 LIMITS = BotzoneLimits(base_seconds=1.0, factor=1, memory_mb=256)
+# For the bots that hang (TLE), which wait out the whole limit: 1 s on a first turn still
+# leaves a Python start and an answer (answer_no_exit, close_stdout) hundreds of ms to
+# spare, and 0.5 s a kept bot, already running, to read and print.
+HANG_LIMITS = BotzoneLimits(base_seconds=0.5, factor=1, memory_mb=256)
 MARGIN = 1.5  # seconds past a limit for a TLE's kill (grace 0.3 s) and a loaded machine
 TURNS = ["0 0 1", "1 0 0 0 0 W1 W2 W3 W4 W5 W6 W7 W8 W9 B1 B2 B3 B4", "3 0 DRAW", "2 T5",
          "3 0 PLAY T5", "2 J1", "3 0 PLAY J1"]
@@ -205,11 +209,12 @@ CASES = [
 async def run_hostile(case: Case, mode: str, kept: bool, sandbox: str = "none") -> None:
     spec = parse_spec(f"{mode}:{sys.executable} {HOSTILE} {mode} {case.behaviour}"
                       + (" --kept" if kept else ""))
-    async with open_botzone_bot(spec, "seat3", LIMITS, sandbox=sandbox) as bot:
+    limits = HANG_LIMITS if case.verdict == "TLE" else LIMITS
+    async with open_botzone_bot(spec, "seat3", limits, sandbox=sandbox) as bot:
         if kept:
             first = await bot.ask("2 W1")
             assert (first.verdict, first.response) == ("OK", "PLAY W1")
-        limit = LIMITS.seconds("python", first=not kept, kept=kept)
+        limit = limits.seconds("python", first=not kept, kept=kept)
         start = trio.current_time()
         answer = await bot.ask("2 W2")
         took = trio.current_time() - start
