@@ -121,3 +121,14 @@ def test_a_hostile_bot_is_faulted_and_the_others_play_on(behaviour, verdict, kep
     for seat in (0, 2, 3):
         assert all(e["verdict"] == "OK" for e in game["players"][seat] if e is not None)
     assert server("verify", str(match)).returncode == 0
+
+
+def test_check_bot_passes_a_sound_bot_and_names_each_problem_of_a_bad_one() -> None:
+    good = server("check-bot", "--ruleset", "noi2014", "--games", "1",
+                  "python3 sample_ai/noi2014/greedy_bot.py --keep-running", timeout=180)
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert "1 game(s), 0 problem(s)" in good.stdout
+    garbage = server("check-bot", "--ruleset", "noi2014", "--games", "1",
+                     "json:python3 tests/bots/botzone/hostile.py json garbage", timeout=180)
+    assert garbage.returncode == 1
+    assert "BAD_OUTPUT" in garbage.stdout and "request '0 " in garbage.stdout

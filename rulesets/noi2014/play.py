@@ -81,7 +81,8 @@ def check_bot(args: CommandArgs) -> int:
     seed = int(args["seed"])
     from rulesets.noi2014.ruleset import RULESET
 
-    specs = [cmd, *(f"json:python3 {RULESET.samples / name}" for name in CHECK_OPPONENTS)]
+    specs = [cmd, *(f"json:python3 {RULESET.samples / name} --keep-running"
+                    for name in CHECK_OPPONENTS)]
     bots = Bots.from_args(specs, args, dialect=NOI2014)
     plans = [GamePlan(n + 1, n + 1, formats.rotation(n), {"seed": seed, "game": n},
                       f"game {n + 1}") for n in range(games)]
