@@ -107,10 +107,11 @@ def test_greedy_beats_random_by_a_wide_margin_over_a_full_duplicate_match(
 @pytest.mark.slow
 def test_a_duplicate_match_of_bots_like_the_public_botzone_bots_ends_and_verifies(
         tmp_path: Path) -> None:
+    # The three restarted every turn, as the public bots are; the greedy sample kept
+    # running (check-bot plays it restarted: test_check_bot_passes_a_good_bot).
     bots = ["json:python3 tests/bots/botzone/like_sample.py",
             "simple:python3 tests/bots/botzone/like_wr786.py",
-            "json:python3 tests/bots/botzone/like_ccr.py",
-            "json:python3 sample_ai/botzone/greedy_bot.py"]
+            "json:python3 tests/bots/botzone/like_ccr.py", GREEDY]
     run = server("match", "--ruleset", "botzone", "--variant", "duplicate", "--format",
                  "duplicate", "--walls", "1", "--orders", "2", "--seed", "6", "-d",
                  "--log-dir", str(tmp_path), *bots)

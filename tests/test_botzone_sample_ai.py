@@ -2,19 +2,24 @@
 
 Whole games are played in-process: the judge (``rulesets.botzone.judge``) asks,
 each bot's pure ``respond`` answers, and a bot that raises counts as a crash
-(verdict RE), as on Botzone. Walls are shuffled from fixed seeds. A few tests
-run the bot files as real processes in each interaction.
+(verdict RE), as on Botzone. Walls are shuffled from fixed seeds. The games of a
+test are independent of one another: ``play`` shares them out between two worker
+processes (forked: the same code and bots), which give back each game's outcome
+in order. A few tests run the bot files as real processes in each interaction.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import multiprocessing
+import os
 import random
 import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from itertools import permutations
 from pathlib import Path
 from types import ModuleType
@@ -105,14 +110,26 @@ class Game:
             else None
 
 
+GameArgs = tuple[str, int, tuple[str, ...]]  # variant, seed, names by seat
+
+
+def _play_one(args: GameArgs) -> Game:
+    return Game(*args)
+
+
+def play(games: Sequence[GameArgs]) -> list[Game]:
+    """Every game, in order; two at a time in forked workers where there are two cores."""
+    workers = min(2, os.cpu_count() or 1, len(games))
+    if workers < 2:
+        return [_play_one(game) for game in games]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(_play_one, games))
+
+
 def outcomes(variant: str, names: Sequence[str], seeds: range) -> Counter[tuple[str, str | None]]:
     """(action, name of the seat it names) over the games, each with the seats rotated."""
-    counts: Counter[tuple[str, str | None]] = Counter()
-    for seed in seeds:
-        k = seed % 4
-        game = Game(variant, seed, [*names[k:], *names[:k]])
-        counts[(game.action, game.player)] += 1
-    return counts
+    games = [(variant, seed, (*names[seed % 4:], *names[:seed % 4])) for seed in seeds]
+    return Counter((game.action, game.player) for game in play(games))
 
 
 VARIANTS = pytest.mark.parametrize("variant", ["classic", "duplicate"])
@@ -202,14 +219,12 @@ def head_to_head(variant: str, walls: range) -> tuple[int, int, int, int]:
     seatings = sorted(set(permutations(["greedy", "greedy", "random", "random"])))
     points = Counter[str]()
     wins = games = 0
-    for seed in walls:
-        for names in seatings:
-            game = Game(variant, seed, names)
-            games += 1
-            assert game.action in ("HU", "HUANG"), game.display
-            wins += game.action == "HU"
-            for name, score in zip(names, game.scores, strict=True):
-                points[name] += score
+    for game in play([(variant, seed, names) for seed in walls for names in seatings]):
+        games += 1
+        assert game.action in ("HU", "HUANG"), game.display
+        wins += game.action == "HU"
+        for name, score in zip(game.names, game.scores, strict=True):
+            points[name] += score
     return points["greedy"], points["random"], wins, games
 
 
