@@ -57,6 +57,11 @@ class BotzoneBotsRuleset(Ruleset):
     def check_settings(self, settings: dict[str, str]) -> None:
         """Refuse settings this ruleset cannot play (InputError)."""
 
+    def table_cpus(self, settings: Mapping[str, str]) -> float:
+        """Four: every bot of a table is asked at each turn, all at the same time, and a
+        restarted bot starts its interpreter every turn (``server.botzone_bots``)."""
+        return 4.0
+
     def tournament_settings(self, given: Mapping[str, Any],
                             stored: Mapping[str, str] | None) -> dict[str, str]:
         settings = dict(self.tournament_defaults)

@@ -189,6 +189,12 @@ class Ruleset:
     def games_per_table(self, settings: Mapping[str, str]) -> int:
         raise self._unsupported("tournament")
 
+    def table_cpus(self, settings: Mapping[str, str]) -> float:
+        """The CPUs a table keeps busy at once, its bots and the server (what it asks a
+        cluster's node for). One: a bot thinks while the others wait, and the server's
+        own work is about one per cent of a CPU (bench/README.md, "Tournaments")."""
+        return 1.0
+
     async def play_table(self, table: TableRequest) -> list[TableRow]:
         raise self._unsupported("tournament")
 

@@ -443,6 +443,10 @@ def tournament(
     walls: Annotated[int | None, typer.Option(
         min=1, max=4, help="botzone, noi2014: walls per table [default: botzone 4, "
                                "noi2014 1] (stored)")] = None,
+    cluster: Annotated[str | None, typer.Option(
+        help="Play the tables on a Ray cluster: its address (HOST:PORT, as `ray start "
+        "--head` printed it; run the tournament on a machine of the cluster), or local "
+        "to start Ray on this machine. Needs the cluster extra; not stored")] = None,
     orders: Annotated[int | None, typer.Option(
         min=1, max=24, help="botzone, noi2014: seat orders per wall [default: 4] "
                                "(stored)")] = None,
@@ -470,7 +474,7 @@ def tournament(
     if bots is not None and bots.is_dir():
         say_folder(bots, err_console())
     stop_earlier_bots()  # a resume after a kill -9 included
-    raise typer.Exit(run_tournament(config, resume))
+    raise typer.Exit(run_tournament(config, resume, cluster=cluster))
 
 
 @app.command()
@@ -486,6 +490,16 @@ def connect(
                                         "server at the start")] = 30.0,
 ) -> None:
     """Play a local stdio bot at a remote match, one connection per hand.
+    if cluster is not None and jobs is not None:
+        refuse("--jobs is for tables on this machine; on a cluster (--cluster) Ray plays as "
+               "many at once as its nodes have CPUs for")
+    if cluster is not None:
+        from server.cluster import import_ray
+
+        try:
+            import_ray()
+        except InputError as exc:
+            refuse(exc)
 
     server connect HOST:PORT --name NAME --token SECRET -- CMD...
     """

@@ -222,14 +222,17 @@ def test_killed_and_resumed_gives_the_same_standings(uninterrupted: Path,
 
 
 def standings_of(folder: Path) -> tuple[object, list[list[str]]]:
-    """standings.json and standings.csv, less the host-stall counts and the BOTS path.
+    """standings.json and standings.csv, less the host-stall counts, the BOTS path and
+    where the tables were played (the nodes, and tables played again on a cluster).
 
-    Those count how often the machine, not a bot, held an answer up (and the
+    Stalls count how often the machine, not a bot, held an answer up (and the
     fine was lowered for it): they measure the run, not the players, and two
     runs on a busy machine need not agree on them. Every other field must.
     """
     data = json.loads((folder / "standings.json").read_text().replace(str(folder), ""))
     data.pop("host_stalls")
+    data.pop("nodes")
+    data.pop("replays")
     data["settings"].pop("bots")  # where the bots file was: each run has its own
     for row in data["standings"]:
         row.pop("host_stalls")

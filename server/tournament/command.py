@@ -14,9 +14,9 @@ from rich.table import Table
 from rich.text import Text
 
 from rulesets.registry import DEFAULT, listing, load
+from server.cluster import Cluster, ClusterError, connected
 from server.console import configure_logging
 from server.errors import InputError
-from server.match import HandSummary
 from server.match_cli import until_sigterm
 from server.paths import output_folder
 from server.remote import RemoteOptions, RemoteSetupError, remote_options
@@ -24,12 +24,14 @@ from server.sandbox import BotLimits, SandboxError
 from server.say import err_console, error_line, fault_line, out_console, warning_line
 from server.seats import Sandbox
 from server.table import TableOptions
+from server.tournament.cluster import on_cluster
 from server.tournament.entries import EntriesError, load_entries, scan_folder
-from server.tournament.report import write_reports
-from server.tournament.runner import Runner, TournamentConfig, rules_meta
+from server.tournament.report import Machines, write_reports
+from server.tournament.runner import Runner, TournamentConfig, rules_meta, table_dir
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standing, Standings, standings
 from server.tournament.store import Entry, Store, StoreError
+from server.tournament.tables import FaultNote
 
 DB_NAME = "tournament.sqlite"
 EXIT_TERMINATED = 143  # 128 + SIGTERM, as a match
@@ -99,12 +101,27 @@ def write_all(config: TournamentConfig, store: Store) -> Standings:
     dirs = {(p.round, p.table): d for p in plans
             if (d := store.log_dir(p.round, p.table)) is not None}
     write_reports(config.out, st, store.entries(), store.plans("done"), store.meta(), dirs,
-                  store.host_stalls(), store.programs())
+                  store.host_stalls(), store.programs(), Machines(store.nodes(),
+                                                                   store.replays()))
     return st
 
 
-def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
-    """Play (or resume) the tournament; 0 when every table has been played."""
+def stalls_line(store: Store) -> str:
+    """The host stalls, by node when more than one machine played."""
+    nodes = store.nodes()
+    line = f"host stalls: {store.host_stalls()}"
+    if len(nodes) > 1:
+        line += " (" + ", ".join(f"{n or '?'}: {st} in {k} tables" for n, k, st in nodes) + ")"
+    replays = store.replays()
+    if replays:
+        line += f"; {len(replays)} tables played again after their node died"
+    return line
+
+
+def run(config: TournamentConfig, resume: bool, quiet: bool = False,
+        cluster: str | None = None) -> int:
+    """Play (or resume) the tournament; 0 when every table has been played. With
+    ``cluster`` (an address, or ``local``), the tables play on a Ray cluster."""
     console = err_console()
     configure_logging(False)
     config.out.mkdir(parents=True, exist_ok=True)
@@ -116,6 +133,23 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
     if resume and not db.exists():
         console.print(error_line(nothing_to_resume(config.out)))
         return 2
+    if cluster is None:
+        return _run(config, db, quiet, None)
+    remote = [e.name for e in config.entries if e.remote is not None]
+    if remote:
+        console.print(error_line(f"remote bots ({', '.join(remote)}) connect to this machine: "
+                                 "a tournament with them cannot play on a cluster"))
+        return 2
+    try:
+        with connected(cluster) as ray_cluster:
+            return _run(config, db, quiet, ray_cluster)
+    except ClusterError as exc:  # Ray missing or unreachable: before anything was stored
+        console.print(error_line(exc))
+        return 2
+
+
+def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | None) -> int:
+    console = err_console()
     store = Store(db)
     try:
         runner = Runner(config, store)
@@ -149,13 +183,13 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
 
         runner.listener = listener
 
-        def faults(plan: TablePlan, summary: HandSummary) -> None:
-            for player, cause in summary.faults:
-                name = runner.entries[plan.players[player]].name
-                console.print(fault_line(f"r{plan.round}t{plan.table} hand "
-                                         f"{summary.plan.number + 1}", f"{name} (P{player})",
-                                         cause, *summary.stderr.get(player, (None, None))),
-                              markup=False, emoji=False, highlight=False)
+        def faults(plan: TablePlan, note: FaultNote) -> None:
+            name = runner.entries[plan.players[note.player]].name
+            file = None if note.stderr_file is None \
+                else table_dir(config.out, plan) / note.stderr_file
+            console.print(fault_line(f"r{plan.round}t{plan.table} hand {note.hand}",
+                                     f"{name} (P{note.player})", note.cause, note.stderr_tail,
+                                     file), markup=False, emoji=False, highlight=False)
 
         runner.fault_listener = faults
 
@@ -164,6 +198,8 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
                           highlight=False)
 
         runner.notice_listener = notice
+        if cluster is not None:
+            runner.tables = on_cluster(cluster, runner, store)
         try:
             if live is not None:
                 live.start()
@@ -189,7 +225,7 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False) -> int:
         out = out_console()
         out.print(standings_table(st, f"Final standings ({config.format}, seed {config.seed})",
                                   out.width))
-        out_console().print(f"host stalls: {store.host_stalls()}; reports in {config.out}/ "
+        out_console().print(f"{stalls_line(store)}; reports in {config.out}/ "
                         "(tournament.html, standings.csv, standings.json)", markup=False)
         return 0
     except KeyboardInterrupt:

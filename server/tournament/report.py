@@ -80,9 +80,36 @@ def _short(digest: str) -> str:
     return digest[:19] + "…"
 
 
+@dataclass(frozen=True, slots=True)
+class Machines:
+    """Where the tables were played: per node (node, tables, host stalls), and each
+    attempt lost with its node (round, table, attempt, node, reason)."""
+
+    nodes: Sequence[tuple[str, int, int]] = ()
+    replays: Sequence[tuple[int, int, int, str, str]] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {"nodes": [{"node": n, "tables": k, "host_stalls": st}
+                          for n, k, st in self.nodes],
+                "replays": [{"round": r, "table": t, "attempt": a, "node": n, "reason": why}
+                            for r, t, a, n, why in self.replays]}
+
+    def html(self) -> str:
+        esc = html.escape
+        nodes = "".join(f"<tr><td>{esc(n or '?')}</td><td class=num>{k}</td>"
+                        f"<td class=num>{st}</td></tr>" for n, k, st in self.nodes)
+        lost = "".join(f"<li>round {r} table {t}, attempt {a} on {esc(n)}: {esc(why)}; "
+                       "played again from its start</li>" for r, t, a, n, why in self.replays)
+        return ("<h2>Machines</h2><table class='nodes'><tr><th>node</th>"
+                f"<th class=num>tables</th><th class=num>host stalls</th></tr>{nodes}</table>"
+                + (f"<p>Tables played again because their node died:</p><ul>{lost}</ul>"
+                   if lost else ""))
+
+
 def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
             meta: dict[str, str], links: dict[tuple[int, int], str],
-            host_stalls: int, programs: Sequence[ProgramRow] = ()) -> dict[str, Any]:
+            host_stalls: int, programs: Sequence[ProgramRow] = (),
+            machines: Machines = Machines()) -> dict[str, Any]:
     names = [e.name for e in entries]
     by_table: dict[tuple[int, int], list[ProgramRow]] = {}
     for row in programs:
@@ -105,6 +132,7 @@ def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
                       "from": _table_label(*h.first), "tables": h.tables}
                      for h in handed_in(programs)],
         "host_stalls": host_stalls,
+        **machines.as_json(),
     }
 
 
@@ -197,7 +225,7 @@ def programs_section(programs: Sequence[ProgramRow], names: list[str]) -> str:
 
 def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan],
               meta: dict[str, str], links: dict[tuple[int, int], str], host_stalls: int,
-              programs: Sequence[ProgramRow] = ()) -> str:
+              programs: Sequence[ProgramRow] = (), machines: Machines = Machines()) -> str:
     names = [e.name for e in entries]
     esc = html.escape
     played = {(r.round, r.table, r.entry): r.hash for r in programs}
@@ -242,21 +270,23 @@ Head to head: tables ahead-level-behind.</p>
 <table class="h2h"><tr><th></th>{h2h_head}</tr>{''.join(h2h_rows)}</table>
 <h2>Tables</h2>
 {tables}
-{programs_section(programs, names)}""")
+{programs_section(programs, names)}
+{machines.html()}""")
 
 
 def write_reports(out: Path, standings: Standings, entries: list[Entry],
                   plans: list[TablePlan], meta: dict[str, str],
                   log_dirs: dict[tuple[int, int], Path], host_stalls: int,
-                  programs: Sequence[ProgramRow] = ()) -> list[Path]:
+                  programs: Sequence[ProgramRow] = (),
+                  machines: Machines = Machines()) -> list[Path]:
     """standings.csv, standings.json, tournament.html and each match's report in ``out``."""
     links = write_match_reports(out, plans, log_dirs, meta.get("ruleset", DEFAULT))
     write_csv(standings, out / "standings.csv")
     (out / "standings.json").write_text(
-        json.dumps(as_json(standings, entries, plans, meta, links, host_stalls, programs),
-                   indent=1),
+        json.dumps(as_json(standings, entries, plans, meta, links, host_stalls, programs,
+                           machines), indent=1),
         encoding="utf-8")
     (out / "tournament.html").write_text(
-        html_page(standings, entries, plans, meta, links, host_stalls, programs),
+        html_page(standings, entries, plans, meta, links, host_stalls, programs, machines),
         encoding="utf-8")
     return [out / "standings.csv", out / "standings.json", out / "tournament.html"]

@@ -32,21 +32,21 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 import structlog
 import trio
 
 from rulesets.registry import DEFAULT, load
-from rulesets.seam import TableRequest
-from server.bots import Peer
 from server.errors import InputError, reason
-from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
 from server.remote import RemoteOptions, RemoteSeats, open_remote_seats
-from server.seats import Launcher, ProcessLauncher, Sandbox, SeatRequest
+from server.seats import Sandbox
 from server.table import TableOptions
 from server.tournament.entries import EntriesError, fill_in, load_entries
 from server.tournament.programs import Program, command_digest, pin
@@ -57,8 +57,9 @@ from server.tournament.schedule import (
     round_robin,
     swiss_round,
 )
-from server.tournament.standings import HandRow, points_by_entry, wins_by_entry
-from server.tournament.store import Entry, PlayerResult, ProgramRow, Store
+from server.tournament.standings import points_by_entry, wins_by_entry
+from server.tournament.store import Entry, ProgramRow, Store
+from server.tournament.tables import FaultNote, TableJob, TableOutcome, play_table
 
 # Tables in parallel per CPU core by default: see bench/README.md, "Tournaments".
 JOBS_PER_CORE = 1
@@ -132,36 +133,21 @@ class Progress:
     faults: int = 0
 
 
-class TableLauncher:
-    """Each table's launcher: its own bot processes, and the tournament's remote seats.
-
-    Processes are the table's own (their working folders are named by hand and
-    seat, so two tables must not share a ``ProcessLauncher``); remote seats come
-    from the one listener of the tournament, and neither start nor sweep
-    processes. Tables start and stop bots at the same time freely: a stopping
-    bot's sweep spares the bots other tables are starting (``server.bots``).
-    """
-
-    def __init__(self, inner: Launcher | None = None,
-                 remote: RemoteSeats | None = None) -> None:
-        self.inner = inner or ProcessLauncher()
-        self.remote = remote
-
-    async def open(self, request: SeatRequest, nursery: trio.Nursery) -> Peer:
-        peer = self.remote.peer(request) if self.remote is not None else None
-        if peer is not None:
-            return peer
-        return await self.inner.open(request, nursery)
-
-
 # ("listening" | "round" | "hand" | "table", plan): "listening" once the remote
 # entries' listener is open (``Runner.remote.addresses`` says where).
 Listener = Callable[[str, TablePlan | None], None]
-# Told of every hand that had a fault, as it ends (the console prints a line per fault).
-FaultListener = Callable[[TablePlan, HandSummary], None]
+# Told of every fault, as its hand ends (the console prints a line per fault).
+FaultListener = Callable[[TablePlan, FaultNote], None]
 # Told of hand-ins and of BOTS that cannot be read: (text, whether it is a warning).
 NoticeListener = Callable[[str, bool], None]
 PROGRAMS_FILE = "programs.json"  # in a table's folder: what each player played it with
+
+
+class TableCarrier(Protocol):
+    """Plays tables somewhere else than in this trio run (a Ray cluster:
+    ``server.tournament.cluster``): the table's log folder comes back to ``root``."""
+
+    async def play(self, job: TableJob, root: Path) -> TableOutcome: ...
 
 
 def table_dir(out: Path, plan: TablePlan) -> Path:
@@ -194,12 +180,15 @@ class Runner:
             raise ValueError(f"remote entries {', '.join(names)} need a listener")
         self.busy = {name: trio.Lock() for name in names}  # a remote bot plays one table at once
         self.remote: RemoteSeats | None = None  # the listener, while the tournament runs
+        self.tables: TableCarrier | None = None  # where tables play; None: here
+        self.jobs = config.jobs  # tables at once (on a cluster: as many as it has room for)
+        self.node = socket.gethostname()  # what the store calls this machine
 
     def _tell(self, what: str, plan: TablePlan | None = None) -> None:
         if self.listener is not None:
             self.listener(what, plan)
 
-    def _notice(self, text: str, warning: bool = False, once: str | None = None) -> None:
+    def notice(self, text: str, warning: bool = False, once: str | None = None) -> None:
         """A line for the console (and the log); with ``once``, only the first time."""
         if once is not None:
             if once in self.said:
@@ -224,16 +213,16 @@ class Runner:
         """The latest good command of each of ``players`` from BOTS as read (``found``)."""
         path = self.config.bots
         if isinstance(found, str):
-            self._notice(f"cannot read BOTS now: {found}; every bot plays on with its last "
+            self.notice(f"cannot read BOTS now: {found}; every bot plays on with its last "
                          "program", warning=True, once="unreadable")
             return
         if "unreadable" in self.said:
             self.said.discard("unreadable")
-            self._notice(f"{path}: read again; hand-ins are taken")
+            self.notice(f"{path}: read again; hand-ins are taken")
         now = {e.name: e for e in found}
         names = {e.name for e in self.entries}
         for name in sorted(set(now) - names):
-            self._notice(f"{path}: bot {name!r} ignored: nobody joins a tournament once it "
+            self.notice(f"{path}: bot {name!r} ignored: nobody joins a tournament once it "
                          "runs", warning=True, once=f"new {name}")
         for i in players:
             entry = self.entries[i]
@@ -241,14 +230,14 @@ class Runner:
                 continue
             current = now.get(entry.name)
             if current is None:
-                self._notice(f"{path}: bot {entry.name!r} is not there: it plays on with its "
+                self.notice(f"{path}: bot {entry.name!r} is not there: it plays on with its "
                              "last program", warning=True, once=f"gone {entry.name}")
                 continue
             self.said.discard(f"gone {entry.name}")
             if current.command == self.commands[i]:
                 continue
             if entry.remote is not None or current.remote is not None:
-                self._notice(f"{path}: bot {entry.name!r}: a remote bot stays a remote bot "
+                self.notice(f"{path}: bot {entry.name!r}: a remote bot stays a remote bot "
                              f"with its NAME ({' '.join(self.commands[i])}); its new command "
                              "is ignored", warning=True,
                              once=f"remote {entry.name} {current.command}")
@@ -277,7 +266,7 @@ class Runner:
                 got = f"{', '.join(gone)}: no such file"
             if isinstance(got, str):
                 last = self.pinned.get(i)
-                self._notice(f"{name}'s program cannot be copied for table {table_name(plan)} "
+                self.notice(f"{name}'s program cannot be copied for table {table_name(plan)} "
                              f"({got}): " + ("it plays on with its last program"
                                              if last else "it runs where it is"), warning=True)
                 got = last or Program(command, command, command_digest(command))
@@ -293,7 +282,7 @@ class Runner:
                 continue
             what = f"handed in a new program ({got.short})" if before[1] != got.hash \
                 else f"changed its command (the same program, {got.short})"
-            self._notice(f"{name} {what}: plays from table {table_name(plan)}")
+            self.notice(f"{name} {what}: plays from table {table_name(plan)}")
         write_programs(root, [self.entries[i].name for i in plan.players], programs)
         return programs
 
@@ -356,7 +345,7 @@ class Runner:
         p.tables_done = len(self.store.plans("done"))
         p.hands_total = p.tables_total * c.hands_per_table()
         p.hands_done = p.tables_done * c.hands_per_table()
-        limiter = trio.CapacityLimiter(max(1, c.jobs))
+        limiter = trio.CapacityLimiter(max(1, self.jobs))
         if c.format != "swiss":
             await self._play(self.store.plans("scheduled"), limiter)
             return
@@ -388,72 +377,48 @@ class Runner:
             root.parent.mkdir(parents=True, exist_ok=True)
             self.store.started(plan, root)
             programs = await self._programs(plan, root)
-            if c.ruleset != DEFAULT:
-                await self._ruleset_table(plan, root, programs)
-                return
-            players = tuple(Player(self.entries[e].name, p.run)
-                            for e, p in zip(plan.players, programs, strict=True))
-            config = MatchConfig(players, plan.seed, c.groups, root, c.options, "autoplay",
-                                 TableLauncher(ProcessLauncher(c.sandbox), remote=self.remote),
-                                 hands=c.hands)
+            job = TableJob(plan, tuple(self.entries[e].name for e in plan.players),
+                           tuple(p.run for p in programs), c.ruleset, dict(c.settings),
+                           c.groups, c.hands, c.options, c.sandbox)
             key = (plan.round, plan.table)
             self.progress.running[key] = 0
-
-            def on_hand(summary: HandSummary, result: MatchResult) -> None:
-                self.progress.running[key] += 1
-                self.progress.hands_done += 1
-                self.progress.stalls += sum(summary.outcome.host_stalls)
-                self.progress.faults += len(summary.faults)
-                if summary.faults and self.fault_listener is not None:
-                    self.fault_listener(plan, summary)
-                self._tell("hand", plan)
-
             try:
-                result = await run_match(config, on_hand, self.log.bind(table=f"{key}"))
+                if self.tables is None:
+                    outcome = await play_table(job, root, partial(self.hand_done, plan),
+                                               self.remote)
+                    outcome.node = self.node
+                else:
+                    outcome = await self.tables.play(job, root)
+                    # The hands whose news did not come while it played.
+                    self.progress.hands_done += len({r.hand for r in outcome.hands}) \
+                        - self.progress.running.get(key, 0)
             finally:
-                done = self.progress.running.pop(key, 0)
-            if not result.completed:  # autoplay always completes; anything else is a bug
-                raise RuntimeError(f"table {key} did not complete ({done} hands)")
-            rows, kinds = hand_rows(plan, result)
-            self.store.finish(plan, player_results(plan, result, rows), rows, kinds,
-                              self._program_rows(plan, programs))
+                self.progress.running.pop(key, None)
+            self.store.finish(plan, outcome.results, outcome.hands, outcome.kinds,
+                              self._program_rows(plan, programs), outcome.node)
             self.progress.tables_done += 1
             self._tell("table", plan)
 
-
-    async def _ruleset_table(self, plan: TablePlan, root: Path,
-                             programs: Sequence[Program]) -> None:
-        """A table of a ruleset behind the seam: the ruleset plays it, the store keeps
-        one row per seat and game, as for the default ruleset's hands."""
-        c = self.config
+    def hand_done(self, plan: TablePlan, stalls: int, faults: Sequence[FaultNote],
+                   hands: int = 1) -> None:
+        """A hand (or game) of ``plan`` ended, with its host stalls and its faults
+        (``hands`` 0: news of faults that came after the table's end)."""
+        p = self.progress
         key = (plan.round, plan.table)
-        self.progress.running[key] = 0
+        p.running[key] = p.running.get(key, 0) + hands
+        p.hands_done += hands
+        p.stalls += stalls
+        p.faults += len(faults)
+        if self.fault_listener is not None:
+            for note in faults:
+                self.fault_listener(plan, note)
+        self._tell("hand", plan)
 
-        def on_game() -> None:
-            self.progress.running[key] += 1
-            self.progress.hands_done += 1
-            self._tell("hand", plan)
-
-        request = TableRequest([(self.entries[e].name, p.run)
-                                for e, p in zip(plan.players, programs, strict=True)],
-                               plan.seed, root, c.settings, c.sandbox, on_game)
-        try:
-            rows = await self.rules.play_table(request)
-        finally:
-            self.progress.running.pop(key, None)
-        hands = [HandRow(plan.round, plan.table, r.game, r.group, r.deal, r.seat,
-                         plan.players[r.player], r.points, 0, r.faulted, 0, r.won, r.drawn)
-                 for r in rows]
-        results = []
-        for player, entry in enumerate(plan.players):
-            mine = [r for r in rows if r.player == player]
-            results.append(PlayerResult(entry, sum(r.points for r in mine), 0,
-                                        sum(r.faulted for r in mine), sum(r.won for r in mine),
-                                        sum(r.drawn for r in mine), 0, len(mine)))
-        self.store.finish(plan, results, hands, [r.result for r in rows],
-                          self._program_rows(plan, programs))
-        self.progress.tables_done += 1
-        self._tell("table", plan)
+    def hands_lost(self, plan: TablePlan) -> None:
+        """A table's hands told so far do not count: it is played again from its start."""
+        p = self.progress
+        p.hands_done -= p.running.get((plan.round, plan.table), 0)
+        p.running[(plan.round, plan.table)] = 0
 
 
 def write_programs(root: Path, names: Sequence[str], programs: Sequence[Program]) -> None:
@@ -464,33 +429,3 @@ def write_programs(root: Path, names: Sequence[str], programs: Sequence[Program]
           "run": list(p.run), "files": list(p.files)}
          for k, (name, p) in enumerate(zip(names, programs, strict=True))],
         ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-
-
-def hand_rows(plan: TablePlan, result: MatchResult) -> tuple[list[HandRow], list[str]]:
-    rows: list[HandRow] = []
-    kinds: list[str] = []
-    for h in result.hands:
-        engine_result = h.outcome.engine.result
-        winner = None if engine_result is None else engine_result.winner
-        kind = "draw" if engine_result is None or engine_result.kind is None \
-            else engine_result.kind.value
-        faulted = {player for player, _ in h.faults}
-        for seat, player in enumerate(h.plan.seats):
-            rows.append(HandRow(plan.round, plan.table, h.plan.number, h.plan.group,
-                                h.plan.deal_index, seat, plan.players[player], h.points[player],
-                                h.fines[player], player in faulted,
-                                h.outcome.host_stalls[seat], winner == seat, winner is None))
-            kinds.append(kind)
-    return rows, kinds
-
-
-def player_results(plan: TablePlan, result: MatchResult,
-                   rows: list[HandRow]) -> list[PlayerResult]:
-    out = []
-    for player, totals in enumerate(result.totals):
-        entry = plan.players[player]
-        mine = [r for r in rows if r.entry == entry]
-        out.append(PlayerResult(entry, totals.points, totals.fines, totals.faults, totals.wins,
-                                sum(r.drawn for r in mine), sum(r.stalls for r in mine),
-                                len(mine)))
-    return out

@@ -10,9 +10,11 @@ tables; ``--resume`` plays the rest. The schema (see the README,
                                            bots: the BOTS file or folder, re-read for
                                            hand-ins (absent in files of older versions)
     entries(id, name, command, fill_in)    command: JSON, the latest handed in
-    tables(round, tbl, seed, players, status, log_dir, started_at, finished_at)
+    tables(round, tbl, seed, players, status, log_dir, started_at, finished_at, node)
                                            players: JSON list of entry ids, P0..P3
                                            status: 'scheduled' or 'done'
+                                           node: where it was played (this machine's
+                                           host name, or a Ray node: host/node id)
     results(round, tbl, player, entry, points, fines, faults, wins, draws, stalls, hands)
     hands(round, tbl, hand, grp, deal, seat, entry, points, fines, faulted, stalls,
           won, drawn, result)
@@ -20,11 +22,16 @@ tables; ``--resume`` plays the rest. The schema (see the README,
                                            what each player played the table with:
                                            command as handed in (JSON), hash
                                            sha256:<hex> (``server.tournament.programs``)
+    replays(round, tbl, attempt, node, reason, at)
+                                           a table whose node died under it (a Ray
+                                           cluster), played again from its start:
+                                           one row per lost attempt (1, 2, ...)
 
 Points are whole numbers in most rulesets and stored as SQLite integers; NOI
 2014's averaged ties (2.5) are stored as reals in the same columns, and read
-back as they were. ``programs`` is created in older files when they are
-resumed; their tables played before have no rows there.
+back as they were. ``programs`` and ``replays`` are created in older files
+when they are resumed, and ``tables.node`` added; their tables played before
+have no rows there, and no node.
 """
 
 from __future__ import annotations
@@ -55,7 +62,7 @@ CREATE TABLE IF NOT EXISTS entries (
 CREATE TABLE IF NOT EXISTS tables (
     round INTEGER NOT NULL, tbl INTEGER NOT NULL, seed INTEGER NOT NULL,
     players TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'scheduled', log_dir TEXT,
-    started_at REAL, finished_at REAL, PRIMARY KEY (round, tbl));
+    started_at REAL, finished_at REAL, node TEXT, PRIMARY KEY (round, tbl));
 CREATE TABLE IF NOT EXISTS results (
     round INTEGER NOT NULL, tbl INTEGER NOT NULL, player INTEGER NOT NULL,
     entry INTEGER NOT NULL REFERENCES entries(id), points INTEGER NOT NULL,
@@ -73,6 +80,10 @@ CREATE TABLE IF NOT EXISTS programs (
     round INTEGER NOT NULL, tbl INTEGER NOT NULL, player INTEGER NOT NULL,
     entry INTEGER NOT NULL REFERENCES entries(id), command TEXT NOT NULL,
     hash TEXT NOT NULL, PRIMARY KEY (round, tbl, player));
+CREATE TABLE IF NOT EXISTS replays (
+    round INTEGER NOT NULL, tbl INTEGER NOT NULL, attempt INTEGER NOT NULL,
+    node TEXT NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (round, tbl, attempt));
 """
 
 # Settings a resume may change: stored anew (BOTS given again, or from elsewhere).
@@ -136,6 +147,9 @@ class Store:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(SCHEMA)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
+            if "node" not in columns:  # a file of an older version
+                self.db.execute("ALTER TABLE tables ADD COLUMN node TEXT")
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: not a tournament's file ({reason(exc)})") from None
 
@@ -230,11 +244,16 @@ class Store:
 
     def finish(self, plan: TablePlan, players: Sequence[PlayerResult],
                hands: Sequence[HandRow], results: Sequence[str],
-               programs: Sequence[ProgramRow] = ()) -> None:
+               programs: Sequence[ProgramRow] = (), node: str | None = None) -> None:
         """Store a finished table in one transaction; ``results`` names each hand row's
-        result, ``programs`` what each player played it with."""
+        result, ``programs`` what each player played it with, ``node`` where it was played.
+        A table already done is left as it is: no table is counted twice."""
         with self.db:
             self.db.execute("BEGIN")
+            status = self.db.execute("SELECT status FROM tables WHERE round = ? AND tbl = ?",
+                                     (plan.round, plan.table)).fetchone()
+            if status is not None and status[0] == "done":
+                return
             self.db.executemany(
                 "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(plan.round, plan.table, i, p.entry, p.points, p.fines, p.faults, p.wins,
@@ -248,8 +267,33 @@ class Store:
                 "INSERT OR REPLACE INTO programs VALUES (?, ?, ?, ?, ?, ?)",
                 [(p.round, p.table, p.player, p.entry, json.dumps(list(p.command)), p.hash)
                  for p in programs])
-            self.db.execute("UPDATE tables SET status = 'done', finished_at = ? "
-                            "WHERE round = ? AND tbl = ?", (time.time(), plan.round, plan.table))
+            self.db.execute("UPDATE tables SET status = 'done', finished_at = ?, node = ? "
+                            "WHERE round = ? AND tbl = ?",
+                            (time.time(), node, plan.round, plan.table))
+
+    def replayed(self, plan: TablePlan, node: str, why: str) -> int:
+        """A lost attempt at ``plan`` (its node died): recorded; its number (1, 2, ...)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            attempt = int(self.db.execute(
+                "SELECT COALESCE(MAX(attempt), 0) + 1 FROM replays WHERE round = ? AND tbl = ?",
+                (plan.round, plan.table)).fetchone()[0])
+            self.db.execute("INSERT INTO replays VALUES (?, ?, ?, ?, ?, ?)",
+                            (plan.round, plan.table, attempt, node, why, time.time()))
+        return attempt
+
+    def replays(self) -> list[tuple[int, int, int, str, str]]:
+        """Every lost attempt: (round, table, attempt, node, reason), in table order."""
+        return [(r, t, a, n, why) for r, t, a, n, why in self.db.execute(
+            "SELECT round, tbl, attempt, node, reason FROM replays ORDER BY round, tbl, attempt")]
+
+    def nodes(self) -> list[tuple[str, int, int]]:
+        """Per node that played finished tables: (node, tables, host stalls), by node."""
+        return [(n or "", int(k), int(st)) for n, k, st in self.db.execute(
+            "SELECT t.node, COUNT(DISTINCT t.round * 100000 + t.tbl), "
+            "COALESCE(SUM(h.stalls), 0) FROM tables t "
+            "LEFT JOIN hands h ON h.round = t.round AND h.tbl = t.tbl "
+            "WHERE t.status = 'done' GROUP BY t.node ORDER BY t.node")]
 
     def table_results(self) -> list[TableResult]:
         out: dict[tuple[int, int], list[tuple[int, int, float, int]]] = {}
