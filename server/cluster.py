@@ -9,14 +9,18 @@ instance on this machine for the length of the command.
 
 Work goes to a node as a Ray task (``Cluster.submit``): a plain function of
 this package, found on the node by import (every node has the same
-``mahjong-match-server`` installed), with the CPUs it uses. Files travel in
-Ray's runtime environment: ``Cluster.upload`` packs a folder into the
-cluster's own store (content-addressed, so the same programs are sent once)
-and the task runs in its unpacked copy, its working folder; no file system
-is shared. Ray accepts a local folder only for a whole job (``ray.init``),
-not for one task; a tournament's programs change while it runs (hand-ins),
-so each table's folder is uploaded as the job's would be, through Ray's own
-``upload_working_dir_if_needed``, and named by the URI it gives.
+``mahjong-match-server`` installed), with the CPUs it uses. Files travel
+with the task, and no file system is shared: ``Cluster.share`` puts a packed
+folder in the cluster's object store once per content, and the task, given
+it as an argument, unpacks it into a scratch folder of its own. (Ray's
+runtime environment, ``working_dir``, was tried first: it takes a local
+folder only for a whole job, not one task, and a tournament's programs change
+while it runs; and the nodes of one machine share one folder of unpacked
+packages, where one node's agent removed and unpacked again a folder another
+node's task was running in: "FileNotFoundError" for the task's own working
+folder, in the tests' cluster of three nodes on one machine.
+``Cluster.upload`` keeps the job-level route for a command whose files are
+known at its start.)
 
 A node that dies takes its tasks with it: ``Cluster.result`` raises
 ``NodeLost`` (the caller plays the work again elsewhere). Ray's own retries

@@ -7,13 +7,13 @@ the tournament's SQLite file on this machine; only the playing moves.
 asks for the CPUs the table really uses (``Ruleset.table_cpus``), so Ray
 never packs more tables on a node than keep the bots' clocks fair. The task:
 
-* runs in Ray's unpacked copy of the table's programs (its working folder):
-  the pinned snapshots ``OUT/programs/<hash>/`` of the table's players,
-  uploaded through Ray's runtime environment, so no file system is shared.
-  Each player's command is moved from the snapshot's path here to its path
-  there; a program the node does not have (an interpreter, a tool on PATH)
-  stops the tournament with one line naming the bot, the program and the
-  node;
+* unpacks the table's programs into a scratch folder of its own: the pinned
+  snapshots ``OUT/programs/<hash>/`` of the table's players, packed here and
+  put in the cluster's object store once per content (``Cluster.share``), so
+  no file system is shared. Each player's command is moved from the
+  snapshot's path here to its path there; a program the node does not
+  have (an interpreter, a tool on PATH) stops the tournament with one line
+  naming the bot, the program and the node;
 * plays the table with ``play_table``, as a table here would (host-stall
   allowances measured on the node), into a scratch folder, and gives back
   the outcome and that folder, packed; the folder is unpacked into the
