@@ -19,7 +19,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -207,6 +207,65 @@ def play_hand(hand: Hand, bots: Sequence[InProcessBot]) -> Played:
 _REJECTED = Verdict.REJECTED
 
 
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand's outcome by player (not by seat): all a summary adds up. Small and
+    picklable, so that hands played in other processes, or on other machines, come
+    back as these and are summed here in order."""
+
+    h: int
+    points: tuple[int, ...]  # by player
+    illegal: tuple[int, ...]
+    errors: tuple[str, ...]  # the traceback of the player's bot in this hand, or ""
+    winner: int | None  # the player who won, None for a draw
+    kind: str | None  # the win kind's name in lower case, as ``Summary.wins`` keys it
+
+
+def seated(h: int) -> list[int]:
+    """The player at each seat in hand ``h``: the players rotate one seat every hand."""
+    return [(s + h) % SEATS for s in range(SEATS)]
+
+
+def record_of(h: int, played: Played) -> HandRecord:
+    result = played.result
+    seats = [(p - h) % SEATS for p in range(SEATS)]  # where each player sat
+    if result.winner is None or result.kind is None:
+        winner, kind = None, None
+    else:
+        winner, kind = seated(h)[result.winner], result.kind.name.lower()
+    return HandRecord(h, tuple(result.deltas[s] for s in seats),
+                      tuple(played.illegal[s] for s in seats),
+                      tuple(played.errors.get(s, "") for s in seats), winner, kind)
+
+
+def play_hands(factories: Sequence[BotFactory], seed: int,
+               hands: Iterable[int]) -> Iterator[tuple[Played, HandRecord]]:
+    """Play hands ``hands`` of the simulation ``seed``, one at a time. Each hand depends
+    only on the seed and its number (its deal, its bots' seeds), never on the hands
+    played before it, so any split of the hands plays each of them the same."""
+    for h in hands:
+        d = deal(seed, h)
+        bots = [_build(factories[p], seed * 1_000_003 + h * SEATS + s)
+                for s, p in enumerate(seated(h))]
+        played = play_hand(Hand(d.wall, d.first), bots)
+        yield played, record_of(h, played)
+
+
+def play_chunk(specs: Sequence[str], seed: int, start: int, stop: int) -> list[HandRecord]:
+    """Hands ``start`` to ``stop - 1``, with the bots resolved here (in the process that
+    plays them): what a worker process or a cluster's node runs."""
+    factories = [resolve_bot(spec) for spec in specs]
+    return [record for _, record in play_hands(factories, seed, range(start, stop))]
+
+
+def chunks(hands: int, workers: int, largest: int = 50) -> list[range]:
+    """``range(hands)`` cut in consecutive pieces: several per worker, so that the work
+    stays balanced and progress is seen, and none above ``largest`` hands (about a
+    second of the sample bots), so that Ctrl-C loses little."""
+    size = max(1, min(largest, -(-hands // (workers * 8))))
+    return [range(i, min(i + size, hands)) for i in range(0, hands, size)]
+
+
 @dataclass(slots=True)
 class PlayerStats:
     bot: str
@@ -226,6 +285,27 @@ class Summary:
     players: list[PlayerStats]
     interrupted: bool = False  # stopped by Ctrl-C: ``hands`` is how many were played
 
+    @classmethod
+    def empty(cls, specs: Sequence[str]) -> Summary:
+        return cls(0, 0.0, 0, {kind.name.lower(): 0 for kind in WinKind},
+                   [PlayerStats(spec) for spec in specs])
+
+    def add(self, record: HandRecord) -> None:
+        """Count one more hand. Added in the order of the hands, the first error kept
+        is the one a single process would keep."""
+        for p, player in enumerate(self.players):
+            player.points += record.points[p]
+            player.illegal += record.illegal[p]
+            if record.errors[p]:
+                player.crashes += 1
+                player.first_error = player.first_error or record.errors[p]
+        if record.winner is None or record.kind is None:
+            self.draws += 1
+        else:
+            self.players[record.winner].wins += 1
+            self.wins[record.kind] += 1
+        self.hands += 1
+
     def as_json(self) -> dict[str, Any]:
         return {
             "hands": self.hands,
@@ -241,39 +321,35 @@ class Summary:
         }
 
 
+def summarize(specs: Sequence[str], records: Iterable[HandRecord],
+              seconds: float = 0.0) -> Summary:
+    """The summary of hands played anywhere, from their records in the order of the hands."""
+    summary = Summary.empty(specs)
+    for record in records:
+        summary.add(record)
+    summary.seconds = seconds
+    return summary
+
+
+def check_specs(specs: Sequence[str]) -> list[BotFactory]:
+    """The four bots resolved here, or ``BotSpecError``: before any hand is played."""
+    if len(specs) != SEATS:
+        raise BotSpecError(f"need {SEATS} bots, got {len(specs)}")
+    return [resolve_bot(spec) for spec in specs]
+
+
 def simulate(specs: Sequence[str], hands: int, seed: int,
              on_hand: Callable[[int, Played], None] | None = None) -> Summary:
     """Play ``hands`` hands; the players sit in the order given and rotate one
     seat every hand (in hand h, seat s is played by player (s + h) mod 4)."""
-    if len(specs) != SEATS:
-        raise BotSpecError(f"need {SEATS} bots, got {len(specs)}")
-    factories = [resolve_bot(spec) for spec in specs]
-    players = [PlayerStats(spec) for spec in specs]
-    wins = {kind.name.lower(): 0 for kind in WinKind}
-    summary = Summary(0, 0.0, 0, wins, players)
+    factories = check_specs(specs)
+    summary = Summary.empty(specs)
     start = time.perf_counter()
     try:
-        for h in range(hands):
-            d = deal(seed, h)
-            at_seat = [(s + h) % SEATS for s in range(SEATS)]
-            bots = [_build(factories[p], seed * 1_000_003 + h * SEATS + s)
-                    for s, p in enumerate(at_seat)]
-            played = play_hand(Hand(d.wall, d.first), bots)
-            result = played.result
-            for s, p in enumerate(at_seat):
-                players[p].points += result.deltas[s]
-                players[p].illegal += played.illegal[s]
-                if s in played.errors:
-                    players[p].crashes += 1
-                    players[p].first_error = players[p].first_error or played.errors[s]
-            if result.winner is None or result.kind is None:
-                summary.draws += 1
-            else:
-                players[at_seat[result.winner]].wins += 1
-                wins[result.kind.name.lower()] += 1
-            summary.hands += 1
+        for played, record in play_hands(factories, seed, range(hands)):
+            summary.add(record)
             if on_hand is not None:
-                on_hand(h, played)
+                on_hand(record.h, played)
     except KeyboardInterrupt:  # keep what was played: the caller reports it
         summary.interrupted = True
     summary.seconds = time.perf_counter() - start
