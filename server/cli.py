@@ -196,6 +196,13 @@ def simulate(
     seed: Annotated[int, typer.Option(help="Seed for the deals")] = 0,
     json_out: Annotated[bool, typer.Option(
         "--json", help="Print one JSON line instead of a table")] = False,
+    jobs: Annotated[int, typer.Option(
+        min=1, help="Processes on this machine to spread the hands over (the summary is "
+        "the same)")] = 1,
+    cluster: Annotated[str | None, typer.Option(
+        help="Play the hands as Ray tasks: the cluster's address (HOST:PORT), or local to "
+        "start Ray here. Bot files and a module's folder travel with the tasks. Needs the "
+        "cluster extra")] = None,
 ) -> None:
     """Play hands in-process with Python bot objects (no subprocesses) and summarise.
 
@@ -205,10 +212,21 @@ def simulate(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from server.engine.simulate import BotSpecError, Played
+    from server.engine.simulate import BotSpecError, Played, check_specs
     from server.engine.simulate import simulate as run
 
     specs = [s.strip() for s in bots.split(",")]
+    if cluster is not None and jobs != 1:
+        refuse("--jobs is for processes on this machine; on a cluster (--cluster) Ray plays "
+               "as many chunks at once as its nodes have CPUs for")
+    if cluster is not None:
+        from server.cluster import import_ray
+
+        import_ray()  # ClusterError (an InputError: one line) when Ray is not installed
+    try:
+        check_specs(specs)  # before any work starts, wherever the hands are played
+    except BotSpecError as exc:
+        refuse(exc)
     console = err_console()
     progress = Progress("simulate", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=console, transient=True, disable=not console.is_terminal)
@@ -217,9 +235,21 @@ def simulate(
     def on_hand(_: int, __: Played) -> None:
         progress.advance(task)
 
+    def on_chunk(played: int) -> None:
+        progress.advance(task, played)
+
     try:
         with progress:
-            summary = run(specs, hands, seed, on_hand=on_hand)
+            if cluster is not None:
+                from server.simulate_spread import on_cluster
+
+                summary = on_cluster(specs, hands, seed, cluster, on_chunk)
+            elif jobs > 1:
+                from server.simulate_spread import on_processes
+
+                summary = on_processes(specs, hands, seed, jobs, on_chunk)
+            else:
+                summary = run(specs, hands, seed, on_hand=on_hand)
     except BotSpecError as exc:
         refuse(exc)
     for i, p in enumerate(summary.players):
