@@ -15,7 +15,7 @@ chunks that ended.
   (no copy of the parent's threads and locks), in this folder and with this
   ``sys.path``, so a bot spec resolves there as it did here; they ignore
   SIGINT, so Ctrl-C at a terminal reaches this process alone, which stops
-  them.
+  them; and each leaves by itself when this process is killed.
 * ``on_cluster``: each chunk a Ray task (``server.cluster``). What travels
   with the tasks (``pack``): the folder of each bot given as
   ``path/to/bot.py:Class``, and the current folder when a bot is a module
@@ -58,6 +58,7 @@ from server.engine.simulate import (
     HandRecord,
     Summary,
     chunks,
+    is_file_spec,
     play_chunk,
     summarize,
 )
@@ -168,10 +169,6 @@ class Luggage:
     home: int | None
 
 
-def _is_file_spec(source: str) -> bool:
-    return source.endswith(".py") or "/" in source or os.sep in source
-
-
 def _travels(module: str, cwd: Path) -> bool:
     """Whether module ``module`` was found in ``cwd`` (not installed): the bots resolved
     here before, so it imports."""
@@ -190,7 +187,7 @@ def pack(specs: Sequence[str], cwd: Path) -> Luggage:
     wanted: list[Path] = []
     for spec in specs:
         source = SAMPLE_BOTS.get(spec, spec).rpartition(":")[0]
-        if _is_file_spec(source):
+        if is_file_spec(source):
             wanted.append(Path(source).resolve().parent)
         elif _travels(source, cwd):
             wanted.append(cwd)
@@ -201,7 +198,7 @@ def pack(specs: Sequence[str], cwd: Path) -> Luggage:
 
     def there(spec: str) -> str:
         source, _, attr = SAMPLE_BOTS.get(spec, spec).rpartition(":")
-        if not _is_file_spec(source):
+        if not is_file_spec(source):
             return spec
         path = Path(source).resolve()
         i = next(i for i, f in enumerate(folders) if path.is_relative_to(f))
@@ -250,7 +247,7 @@ def play_on_node(folders: bytes | None, specs: Sequence[str], home: int | None, 
     with tempfile.TemporaryDirectory(prefix="mahjong-simulate-") as scratch:
         with tarfile.open(fileobj=io.BytesIO(folders), mode="r:gz") as tar:
             tar.extractall(scratch, filter="data")
-        specs = [os.path.join(scratch, spec) if _is_file_spec(spec.rpartition(":")[0])
+        specs = [os.path.join(scratch, spec) if is_file_spec(spec.rpartition(":")[0])
                  else spec for spec in specs]
         try:
             if home is not None:  # a module bot is found in it, as in the current folder

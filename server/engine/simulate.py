@@ -84,7 +84,7 @@ def resolve_bot(spec: str) -> BotFactory:
         known = ", ".join(SAMPLE_BOTS)
         raise BotSpecError(f"unknown bot {spec!r}: use one of {known}, or module:Class "
                            "(or path/to/bot.py:Class)")
-    module = _load_file(spec, source) if _is_file_spec(source) else _import(spec, source)
+    module = _load_file(spec, source) if is_file_spec(source) else _import(spec, source)
     cls: Any = getattr(module, attr, None)
     if cls is None or not callable(cls):
         raise BotSpecError(f"bot {spec!r}: {source!r} has no class {attr!r}")
@@ -98,7 +98,8 @@ def resolve_bot(spec: str) -> BotFactory:
     return factory
 
 
-def _is_file_spec(source: str) -> bool:
+def is_file_spec(source: str) -> bool:
+    """Whether a spec's part before the colon names a file (else a module)."""
     return source.endswith(".py") or "/" in source or os.sep in source
 
 
