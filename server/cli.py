@@ -443,6 +443,10 @@ def tournament(
         min=1, help="Play only the first N hands of each table's match")] = None,
     jobs: Annotated[int | None, typer.Option(
         min=1, help="Tables in parallel (default: measured, see README)")] = None,
+    cluster: Annotated[str | None, typer.Option(
+        help="Play the tables on a Ray cluster: its address (HOST:PORT, as `ray start "
+        "--head` printed it; run the tournament on a machine of the cluster), or local "
+        "to start Ray on this machine. Needs the cluster extra; not stored")] = None,
     seed: Annotated[int, typer.Option(help="Tournament seed (schedule and deals)")] = 0,
     hero: Annotated[str | None, typer.Option(help="Gauntlet: the bot facing the field")] = None,
     out: Annotated[Path, typer.Option(help="The tournament's folder (its SQLite file, "
@@ -473,10 +477,6 @@ def tournament(
     walls: Annotated[int | None, typer.Option(
         min=1, max=4, help="botzone, noi2014: walls per table [default: botzone 4, "
                                "noi2014 1] (stored)")] = None,
-    cluster: Annotated[str | None, typer.Option(
-        help="Play the tables on a Ray cluster: its address (HOST:PORT, as `ray start "
-        "--head` printed it; run the tournament on a machine of the cluster), or local "
-        "to start Ray on this machine. Needs the cluster extra; not stored")] = None,
     orders: Annotated[int | None, typer.Option(
         min=1, max=24, help="botzone, noi2014: seat orders per wall [default: 4] "
                                "(stored)")] = None,
@@ -490,6 +490,16 @@ def tournament(
 
     if format not in FORMATS:
         refuse(f"--format must be one of {', '.join(FORMATS)}")
+    if cluster is not None and jobs is not None:
+        refuse("--jobs is for tables on this machine; on a cluster (--cluster) Ray plays as "
+               "many at once as its nodes have CPUs for")
+    if cluster is not None:
+        from server.cluster import import_ray
+
+        try:
+            import_ray()
+        except InputError as exc:
+            refuse(exc)
     try:
         config = config_from_args(bots, out, resume, listen, token or [], format=format,
                                   rounds=rounds, groups=groups, hands=hands,
@@ -520,16 +530,6 @@ def connect(
                                         "server at the start")] = 30.0,
 ) -> None:
     """Play a local stdio bot at a remote match, one connection per hand.
-    if cluster is not None and jobs is not None:
-        refuse("--jobs is for tables on this machine; on a cluster (--cluster) Ray plays as "
-               "many at once as its nodes have CPUs for")
-    if cluster is not None:
-        from server.cluster import import_ray
-
-        try:
-            import_ray()
-        except InputError as exc:
-            refuse(exc)
 
     server connect HOST:PORT --name NAME --token SECRET -- CMD...
     """

@@ -96,17 +96,21 @@ def here() -> str:
 def connected(address: str) -> Iterator[Cluster]:
     """Ray joined (``address``) or started here (``local``) for the block, then left."""
     ray = import_ray()
-    options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING,
+    # ERROR: Ray's notices (token authentication, ...) are not the tournament's.
+    options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR,
                                "include_dashboard": False}
     try:
-        if address == LOCAL:
-            ray.init(**options)
-        else:
-            ray.init(address=address, **options)
+        # "local" is Ray's own word for a new instance here (no address would join the
+        # cluster this machine last started, or fail on its stale record).
+        ray.init(address=address, **options)
     except (ConnectionError, ValueError, RuntimeError, TimeoutError) as exc:
+        ray.shutdown()
         where = "start Ray on this machine" if address == LOCAL \
             else f"reach the Ray cluster at {address}"
         raise ClusterError(f"cannot {where}: {reason(exc)}") from None
+    except BaseException:  # Ctrl-C while Ray starts: what it started stops
+        ray.shutdown()
+        raise
     try:
         yield Cluster(ray)
     finally:
