@@ -96,6 +96,8 @@ def here() -> str:
 def connected(address: str) -> Iterator[Cluster]:
     """Ray joined (``address``) or started here (``local``) for the block, then left."""
     ray = import_ray()
+    if address != LOCAL:
+        reachable(address)
     # ERROR: Ray's notices (token authentication, ...) are not the tournament's.
     options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR,
                                "include_dashboard": False}
@@ -115,6 +117,20 @@ def connected(address: str) -> Iterator[Cluster]:
         yield Cluster(ray)
     finally:
         ray.shutdown()
+
+
+def reachable(address: str, seconds: float = 5.0) -> None:
+    """A ClusterError now, rather than Ray's minutes of retries, when nothing listens at
+    ``address`` (HOST:PORT, the cluster's GCS)."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ClusterError(f"--cluster must be HOST:PORT (as `ray start --head` printed "
+                           f"it) or local, not {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=seconds).close()
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the Ray cluster at {address}: {reason(exc)} "
+                           "(is `ray start --head` running there?)") from None
 
 
 def max_upload_bytes() -> int:

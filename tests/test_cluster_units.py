@@ -144,3 +144,13 @@ def test_without_ray_cluster_says_how_to_install_it(tmp_path: Path) -> None:
     assert plain.returncode == 0, plain.stderr[-2000:]
     data = json.loads((tmp_path / "plain" / "standings.json").read_text())
     assert data["replays"] == [] and len(data["nodes"]) == 1
+
+
+def test_an_address_where_no_cluster_listens_is_one_line_at_once(tmp_path: Path) -> None:
+    for address, said in (("127.0.0.1:1", "cannot reach the Ray cluster at 127.0.0.1:1"),
+                          ("nonsense", "--cluster must be HOST:PORT")):
+        done = cli("tournament", str(bots(tmp_path)), "--cluster", address,
+                   "--out", str(tmp_path / "out"))
+        assert done.returncode == 2, done.stderr
+        assert said in done.stderr and "Traceback" not in done.stderr
+        assert not (tmp_path / "out" / "tournament.sqlite").exists()
