@@ -191,8 +191,9 @@ class Ruleset:
 
     def table_cpus(self, settings: Mapping[str, str]) -> float:
         """The CPUs a table keeps busy at once, its bots and the server (what it asks a
-        cluster's node for). One: a bot thinks while the others wait, and the server's
-        own work is about one per cent of a CPU (bench/README.md, "Tournaments")."""
+        cluster's node for). One: a bot thinks while the others wait. Bots that answer
+        at once but start afresh every hand (Python) keep up to 1.7 cores busy with
+        their start-ups (bench/README.md, "Cluster"); their clocks have room to spare."""
         return 1.0
 
     async def play_table(self, table: TableRequest) -> list[TableRow]:

@@ -43,6 +43,7 @@ import trio
 
 from rulesets.registry import load
 from server.cluster import Cluster, ClusterError, NodeLost, here
+from server.console import configure_logging
 from server.errors import InputError
 from server.tournament.programs import PROGRAMS
 from server.tournament.runner import Runner, table_name
@@ -107,6 +108,7 @@ def missing(job: TableJob, needs: Sequence[Sequence[str]]) -> str | None:
 def run_on_node(job: TableJob, snapshots: str, programs: bytes,
                 needs: Sequence[Sequence[str]], tracker: Any, attempt: int) -> NodeResult:
     """A Ray task: play ``job`` on this node, its programs unpacked from ``programs``."""
+    configure_logging(False)  # as the tournament does: no line-by-line account of the table
     node = here()
     key = (job.plan.round, job.plan.table)
     tracker.started.remote(key, attempt, node)
