@@ -18,9 +18,7 @@ folder only for a whole job, not one task, and a tournament's programs change
 while it runs; and the nodes of one machine share one folder of unpacked
 packages, where one node's agent removed and unpacked again a folder another
 node's task was running in: "FileNotFoundError" for the task's own working
-folder, in the tests' cluster of three nodes on one machine.
-``Cluster.upload`` keeps the job-level route for a command whose files are
-known at its start.)
+folder, in the tests' cluster of three nodes on one machine.)
 
 A node that dies takes its tasks with it: ``Cluster.result`` raises
 ``NodeLost`` (the caller plays the work again elsewhere). Ray's own retries
@@ -39,7 +37,6 @@ import socket
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -143,10 +140,6 @@ def max_upload_bytes() -> int:
     return int(mb * 1024 * 1024)
 
 
-def folder_bytes(folder: Path) -> int:
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
-
-
 class Cluster:
     """A connection to Ray: its nodes, uploads, and tasks awaited from trio."""
 
@@ -188,34 +181,13 @@ class Cluster:
             ref = self._shared[key] = self.ray.put(data)
         return ref
 
-    def upload(self, folder: Path, what: str) -> str:
-        """``folder`` in the cluster's store; the URI a task's working folder is named by.
-        ``what`` says whose folder it is in the error when it is too big."""
-        size, limit = folder_bytes(folder), max_upload_bytes()
-        if size > limit:
-            raise ClusterError(f"{what} come to {size / 2**20:.1f} MiB, more than the "
-                               f"{limit / 2**20:.0f} MiB a task takes to its node "
-                               "(MAHJONG_CLUSTER_MAX_MB): leave data files out of the "
-                               "programs' folders, or build them in")
-        from ray._private.runtime_env.working_dir import upload_working_dir_if_needed
-        try:
-            env = upload_working_dir_if_needed({"working_dir": str(folder)},
-                                               include_gitignore=False)
-        except (ValueError, OSError) as exc:
-            raise ClusterError(f"{what} cannot be sent to the cluster: {reason(exc)}") \
-                from None
-        return str(env["working_dir"])
-
-    def submit(self, fn: Callable[..., Any], *args: Any, cpus: float,
-               working_dir: str | None = None) -> Any:
+    def submit(self, fn: Callable[..., Any], *args: Any, cpus: float) -> Any:
         """``fn(*args)`` as a task on a node with ``cpus`` free; its object ref."""
         remote = self._remote.get(fn)
         if remote is None:
             remote = self._remote[fn] = self.ray.remote(fn)
         options: dict[str, Any] = {"num_cpus": cpus, "max_retries": 0,
                                    "retry_exceptions": False}
-        if working_dir is not None:
-            options["runtime_env"] = {"working_dir": working_dir}
         return remote.options(**options).remote(*args)
 
     def actor(self, cls: type) -> Any:
@@ -240,9 +212,6 @@ class Cluster:
             return ray.get(ref)
         except self._lost as exc:
             raise NodeLost(reason(exc).split("; ")[0]) from None
-        except ray.exceptions.RuntimeEnvSetupError as exc:
-            raise ClusterError(f"a node could not set up a task's programs: {reason(exc)}") \
-                from None
         except ray.exceptions.RayTaskError as exc:
             cause = exc.cause
             if isinstance(cause, InputError):
