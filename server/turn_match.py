@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from rulesets.seam import GamePlan, StandingRow, TurnRules
+from rulesets.seam import GamePlan, StandingRow, TableRequest, TableRow, TurnRules
 from server.turns import GameLog, TurnListener, TurnSeat, play_turns
 
 MATCH_FILE = "match.json"
@@ -152,6 +152,40 @@ async def run_turn_match(match: TurnMatch, on_game: GameListener | None = None,
                                         "standings": standings_json(result.standings,
                                                                     match.players)})
     return result
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """What a tournament keeps of one game, by seat (a ruleset reads it from a record)."""
+
+    scores: Sequence[float]
+    faulted: frozenset[int]  # seats whose error or verdict ended it
+    won: frozenset[int]
+    drawn: bool  # nobody won
+    result: str  # one word: HU, HUANG, WA, TLE...
+
+
+async def play_table_games(match: TurnMatch, table: TableRequest,
+                           outcome: Callable[[Mapping[str, Any]], GameOutcome]
+                           ) -> list[TableRow]:
+    """A tournament table of a turn-based ruleset: ``match`` played, the table told of
+    each game as it ends, and one row per seat and game, ``outcome`` reading each."""
+
+    def on_game(plan: GamePlan, record: dict[str, Any]) -> None:
+        if table.on_game is not None:
+            table.on_game()
+
+    result = await run_turn_match(match, on_game)
+    rows: list[TableRow] = []
+    per_group: dict[int, int] = {}
+    for game, (plan, record) in enumerate(zip(match.plans, result.records, strict=True)):
+        deal = per_group.get(plan.group, 0)
+        per_group[plan.group] = deal + 1
+        got = outcome(record)
+        for seat, player in enumerate(plan.order):
+            rows.append(TableRow(game, plan.group, deal, seat, player, got.scores[seat],
+                                 seat in got.faulted, seat in got.won, got.drawn, got.result))
+    return rows
 
 
 def player_scores(plan: GamePlan, record: Mapping[str, Any]) -> list[float]:

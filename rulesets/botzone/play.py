@@ -9,6 +9,7 @@ folder.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from rulesets.botzone import formats
@@ -22,6 +23,7 @@ from rulesets.botzone.ruleset import (
 from rulesets.seam import CommandArgs, GamePlan, TableRequest, TableRow
 from server.botzone_bots import Bots
 from server.errors import InputError
+from server.turn_match import GameOutcome
 
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
 
@@ -153,7 +155,7 @@ async def play_table(table: TableRequest) -> list[TableRow]:
     """A tournament table: a duplicate match of its four players (the tournament's
     walls and seat orders, walls from the table's seed); one row per seat and game."""
     from rulesets.botzone.ruleset import RULESET
-    from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
+    from server.turn_match import TurnMatch, TurnPlayer, play_table_games
 
     settings = {**RULESET.tournament_defaults, **table.settings}
     plans = formats.duplicate(table.seed, int(settings["walls"]), int(settings["orders"]))
@@ -166,20 +168,15 @@ async def play_table(table: TableRequest) -> list[TableRow]:
                             "seed": table.seed, "time_limit": bots.limits.base_seconds},
                       header=game_header)
 
-    def on_game(plan: GamePlan, record: dict[str, Any]) -> None:
-        if table.on_game is not None:
-            table.on_game()
+    return await play_table_games(match, table, table_outcome)
 
-    result = await run_turn_match(match, on_game)
-    rows: list[TableRow] = []
-    per_group: dict[int, int] = {}
-    for game, (plan, record) in enumerate(zip(plans, result.records, strict=True)):
-        deal = per_group.get(plan.group, 0)
-        per_group[plan.group] = deal + 1
-        winner, offender = formats.winner_and_offender(record)
-        action = str(formats.finish(record).get("action", "unfinished"))
-        scores = record.get("scores") or [0, 0, 0, 0]
-        for seat, player in enumerate(plan.order):
-            rows.append(TableRow(game, plan.group, deal, seat, player, int(scores[seat]),
-                                 offender == seat, winner == seat, action == "HUANG", action))
-    return rows
+
+def table_outcome(record: Mapping[str, Any]) -> GameOutcome:
+    """What the tournament keeps of a Botzone game."""
+    winner, offender = formats.winner_and_offender(record)
+    action = str(formats.finish(record).get("action", "unfinished"))
+    scores = record.get("scores") or [0, 0, 0, 0]
+    return GameOutcome([int(x) for x in scores],
+                       frozenset(() if offender is None else (offender,)),
+                       frozenset(() if winner is None else (winner,)), action == "HUANG",
+                       action)

@@ -8,6 +8,7 @@ into a match: its players, its plan (``formats``), the bots' limits, the log.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from rulesets.noi2014 import formats
@@ -17,6 +18,7 @@ from rulesets.seam import CommandArgs, GamePlan, TableRequest, TableRow
 from server.botzone_bots import Bots
 from server.botzone_io import NOI2014
 from server.errors import InputError
+from server.turn_match import GameOutcome
 
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
 
@@ -122,7 +124,7 @@ async def play_table(table: TableRequest) -> list[TableRow]:
     """A tournament table: the tournament's rounds (one wall played ``orders`` times,
     seats rotated) of its four players; one row per seat and game."""
     from rulesets.noi2014.ruleset import RULESET
-    from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
+    from server.turn_match import TurnMatch, TurnPlayer, play_table_games
 
     settings = {**RULESET.tournament_defaults, **table.settings}
     plans = formats.rounds(table.seed, int(settings["walls"]), int(settings["orders"]))
@@ -133,23 +135,14 @@ async def play_table(table: TableRequest) -> list[TableRow]:
                       bots.opener, table.root, meta=match_meta("round", table.seed, bots),
                       header=formats.game_header)
 
-    def on_game(plan: GamePlan, record: dict[str, Any]) -> None:
-        if table.on_game is not None:
-            table.on_game()
+    return await play_table_games(match, table, table_outcome)
 
-    result = await run_turn_match(match, on_game)
-    rows: list[TableRow] = []
-    per_group: dict[int, int] = {}
-    for game, (plan, record) in enumerate(zip(plans, result.records, strict=True)):
-        deal = per_group.get(plan.group, 0)
-        per_group[plan.group] = deal + 1
-        outcome = formats.result_of(record)
-        winners = outcome.get("winners") or []
-        faulted = outcome.get("faulted") or []
-        word = "HU" if winners else ("FAULT" if faulted else "HUANG")
-        scores = record.get("scores") or [0, 0, 0, 0]
-        for seat, player in enumerate(plan.order):
-            rows.append(TableRow(game, plan.group, deal, seat, player,
-                                 formats.whole(scores[seat]), seat in faulted,
-                                 seat in winners, not winners, word))
-    return rows
+
+def table_outcome(record: Mapping[str, Any]) -> GameOutcome:
+    """What the tournament keeps of a NOI 2014 game."""
+    outcome = formats.result_of(record)
+    winners = frozenset(outcome.get("winners") or [])
+    faulted = frozenset(outcome.get("faulted") or [])
+    scores = record.get("scores") or [0, 0, 0, 0]
+    return GameOutcome([formats.whole(x) for x in scores], faulted, winners, not winners,
+                       "HU" if winners else ("FAULT" if faulted else "HUANG"))
