@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.seam import GamePlan, StandingRow, VerifyReport
+from server.errors import InputError
 from server.turn_match import (
     GAME_FILE,
     GAMES,
@@ -31,6 +32,23 @@ Standings = Callable[[Sequence[GamePlan], Sequence[Mapping[str, Any]], int], lis
 def short(value: object, limit: int = 300) -> str:
     text = json.dumps(value, ensure_ascii=False, sort_keys=True)
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def verify_path(path: Path, what: str, is_match: Callable[[Path], bool],
+                load: Callable[[Path], dict[str, Any]], verify_record: RecordChecker,
+                standings: Standings) -> VerifyReport:
+    """A turn-based ruleset's match folder, game folder or record, checked; ``what``
+    names the ruleset's logs when ``path`` is none of them (an InputError)."""
+    report = VerifyReport()
+    if path.is_dir() and is_match(path):
+        verify_match(path, report, load, verify_record, standings)
+    elif path.is_dir() and (path / GAME_FILE).exists():
+        verify_record(load(path / GAME_FILE), str(path), report)
+    elif path.is_file():
+        verify_record(load(path), str(path), report)
+    else:
+        raise InputError(f"{path}: not a {what} match folder or game record")
+    return report
 
 
 def verify_match(root: Path, report: VerifyReport, load: Callable[[Path], dict[str, Any]],

@@ -76,22 +76,9 @@ def _load(path: Path) -> dict[str, Any]:
     return read_record(path)
 
 
-def verify_match(root: Path, report: VerifyReport) -> None:
-    from server.turn_verify import verify_match as verify_turn_match
-
-    verify_turn_match(root, report, _load, verify_record, formats.standings)
-
-
 def verify_path(path: Path) -> VerifyReport:
     from rulesets.botzone.ruleset import is_match_folder
+    from server.turn_verify import verify_path as verify_turn_path
 
-    report = VerifyReport()
-    if path.is_dir() and is_match_folder(path):
-        verify_match(path, report)
-    elif path.is_dir() and (path / "game.json").exists():
-        verify_record(_load(path / "game.json"), str(path), report)
-    elif path.is_file():
-        verify_record(_load(path), str(path), report)
-    else:
-        raise InputError(f"{path}: not a Botzone match folder or game record")
-    return report
+    return verify_turn_path(path, "Botzone", is_match_folder, _load, verify_record,
+                            formats.standings)

@@ -17,7 +17,6 @@ from typing import Any
 from rulesets.noi2014 import formats
 from rulesets.noi2014.ruleset import is_match_folder, read_record
 from rulesets.seam import VerifyReport
-from server.errors import InputError
 
 
 def _short(value: object) -> str:
@@ -87,15 +86,7 @@ def _partial(record: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[list
 
 
 def verify_path(path: Path) -> VerifyReport:
-    from server.turn_verify import verify_match
+    from server.turn_verify import verify_path as verify_turn_path
 
-    report = VerifyReport()
-    if path.is_dir() and is_match_folder(path):
-        verify_match(path, report, read_record, verify_record, formats.standings)
-    elif path.is_dir() and (path / "game.json").exists():
-        verify_record(read_record(path / "game.json"), str(path), report)
-    elif path.is_file():
-        verify_record(read_record(path), str(path), report)
-    else:
-        raise InputError(f"{path}: not a NOI 2014 match folder or game record")
-    return report
+    return verify_turn_path(path, "NOI 2014", is_match_folder, read_record, verify_record,
+                            formats.standings)
