@@ -80,10 +80,6 @@ class Tracker:
         return news
 
 
-def table_label(plan: TablePlan) -> str:
-    return table_name(plan)
-
-
 def relocate(run: Sequence[str], old: str, new: str) -> tuple[str, ...]:
     """``run`` with every path under ``old`` (the snapshots here) moved under ``new``."""
     return tuple(new + w[len(old):] if w == old or w.startswith(old + "/") else w
