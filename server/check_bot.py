@@ -173,9 +173,19 @@ def format_report(report: CheckReport, command: str) -> list[str]:
     if report.stray_lines:
         out.append(f"  note: {report.stray_lines} line(s) answered no prompt (ignored; over "
                    "1000 in a hand is a fault)")
+    # A problem is told once, with the hands it came back in: a bug that breaks every
+    # hand the same way is one problem to read, not one traceback per hand.
+    again: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
+    for p in report.problems:
+        again.setdefault((p.check, p.what, p.stderr), []).append(p.hand)
     shown: dict[tuple[int, str], int] = {}
+    told: set[tuple[str, str, tuple[str, ...]]] = set()
     for p in report.problems:
         key = (p.hand, p.check)
+        same = (p.check, p.what, p.stderr)
+        if same in told:
+            continue
+        told.add(same)
         shown[key] = shown.get(key, 0) + 1
         if shown[key] > SHOW_PER_HAND:
             continue
@@ -183,6 +193,11 @@ def format_report(report: CheckReport, command: str) -> list[str]:
         if p.line:
             out.append(f"    {p.line}")
         out.extend(f"    stderr: {line}" for line in p.stderr)
+        more = again[same][1:]
+        if more:
+            hands = sorted(set(more))
+            out.append(f"    ... and {len(more)} more time(s) the same, in hand(s) "
+                       + ", ".join(map(str, hands)))
     for (hand, check), n in shown.items():
         if n > SHOW_PER_HAND:
             out.append(f"hand {hand}: [{check}] and {n - SHOW_PER_HAND} more like these")

@@ -16,7 +16,7 @@ from rich.text import Text
 from structlog.typing import EventDict
 
 from server.account import account_line
-from server.say import fault_line
+from server.say import Repeats, fault_key, fault_line
 
 if TYPE_CHECKING:
     from server.match import HandSummary, MatchResult
@@ -71,20 +71,30 @@ def configure_logging(verbose: bool, events: Path | None = None) -> None:
     )
 
 
-def say_faults(console: Console, summary: HandSummary, result: MatchResult) -> None:
-    """A line for each fault of a hand: who, where, why, and the end of the bot's stderr."""
+def say_faults(console: Console, repeats: Repeats, summary: HandSummary,
+               result: MatchResult) -> None:
+    """A line for each fault of a hand: who, where, why, and the end of the bot's stderr;
+    a fault already said (same player, cause and stderr) is only counted in ``repeats``."""
     for player, cause in summary.faults:
         name = result.config.players[player].name
-        console.print(fault_line(f"hand {summary.plan.number + 1}", f"player {player} ({name})",
-                                 cause, *summary.stderr.get(player, (None, None))),
-                      markup=False, emoji=False, highlight=False)
+        where, who = f"hand {summary.plan.number + 1}", f"player {player} ({name})"
+        tail, path = summary.stderr.get(player, (None, None))
+        if repeats.first(fault_key(who, cause, tail), who, where):
+            console.print(fault_line(where, who, cause, tail, path),
+                          markup=False, emoji=False, highlight=False)
+
+
+def say_repeats(console: Console, repeats: Repeats) -> None:
+    for line in repeats.summary():
+        console.print(line, markup=False, emoji=False, highlight=False)
 
 
 class MatchProgress:
     """A progress bar over the hands, with a line for each fault above it."""
 
-    def __init__(self, total: int, console: Console) -> None:
+    def __init__(self, total: int, console: Console, repeats: Repeats) -> None:
         self.console = console
+        self.repeats = repeats
         self.progress = Progress(
             TextColumn("[bold]match"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[status]}"), TimeElapsedColumn(), console=console,
@@ -100,7 +110,7 @@ class MatchProgress:
         self.progress.stop()
 
     def hand_done(self, summary: HandSummary, result: MatchResult) -> None:
-        say_faults(self.console, summary, result)
+        say_faults(self.console, self.repeats, summary, result)
         leader = result.ranking()[0]
         self.progress.update(self.task, advance=1,
                              status=f"leader P{leader} {result.totals[leader].points:+d}")
