@@ -28,6 +28,7 @@ from typing import Protocol
 
 import trio
 
+from protocol.bot_errors import Reports
 from server import leftovers
 from server.leftovers import RUN_VARIABLE
 from server.sandbox import LiveBots, describe_exit, sweep
@@ -167,6 +168,7 @@ class ProcessPeer:
     needed_kill: bool = False  # it outlived SIGTERM and the grace
     left_behind: int = 0  # processes it had started that were killed after it
     stderr_tail: bytes = b""
+    reports: Reports = field(default_factory=Reports)  # its own bugs it reported on stderr
     _stderr_done: trio.Event = field(default_factory=trio.Event, repr=False)
     _closed: bool = field(default=False, repr=False)
 
@@ -237,7 +239,9 @@ class ProcessPeer:
                         sink.write(b"\n[stderr capped]\n")
                 self.stderr_bytes += len(data)
                 self.stderr_tail = (self.stderr_tail + data)[-STDERR_TAIL:]
+                self.reports.feed(data)
         finally:
+            self.reports.close()
             self._stderr_done.set()
             if sink is not None:
                 sink.close()

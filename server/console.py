@@ -16,7 +16,7 @@ from rich.text import Text
 from structlog.typing import EventDict
 
 from server.account import account_line
-from server.say import Repeats, fault_key, fault_line
+from server.say import Repeats, bot_error_causes, fault_key, fault_line
 
 if TYPE_CHECKING:
     from server.match import HandSummary, MatchResult
@@ -82,6 +82,13 @@ def say_faults(console: Console, repeats: Repeats, summary: HandSummary,
         if repeats.first(fault_key(who, cause, tail), who, where):
             console.print(fault_line(where, who, cause, tail, path),
                           markup=False, emoji=False, highlight=False)
+    for player, reports in summary.reports.items():
+        name = result.config.players[player].name
+        where, who = f"hand {summary.plan.number + 1}", f"player {player} ({name})"
+        for what, cause in zip(reports.distinct, bot_error_causes(reports), strict=True):
+            if repeats.first((who, what), f"{who}, {what}", where):
+                console.print(f"{where}: {who}: {cause}", markup=False, emoji=False,
+                              highlight=False)
 
 
 def say_repeats(console: Console, repeats: Repeats) -> None:
@@ -120,7 +127,9 @@ def ranking_table(result: MatchResult) -> Table:
     state = "completed" if result.completed else "NOT completed"
     played = sum(1 for h in result.hands if not h.aborted)
     table = Table(title=f"Match seed {result.config.seed}: {played} hands, {state}")
-    for col in ("rank", "player", "AI", "points", "fines", "faults", "wins"):
+    errors = any(t.bot_errors for t in result.totals)  # only when a bot reported its bugs
+    for col in ("rank", "player", "AI", "points", "fines", "faults", "wins") + (
+            ("bot errors",) if errors else ()):
         table.add_column(col, justify="left" if col in ("player", "AI") else "right")
     for rank, p in enumerate(result.ranking(), start=1):
         t = result.totals[p]
@@ -128,5 +137,5 @@ def ranking_table(result: MatchResult) -> Table:
         if result.ended_by_fault == p:
             name += " (ended the match)"
         table.add_row(str(rank), f"P{p}", Text(name), str(t.points), str(t.fines), str(t.faults),
-                      str(t.wins))
+                      str(t.wins), *((str(t.bot_errors),) if errors else ()))
     return table

@@ -12,6 +12,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from protocol.bot_errors import Reports
 from server.errors import reason
 
 
@@ -125,9 +126,17 @@ class Repeats:
         for who, first, *more in self._seen.values():
             if more:
                 shown = ", ".join(more[:5]) + (", ..." if len(more) > 5 else "")
-                out.append(f"{who}: the fault said at {first} came back {len(more)} more "
+                out.append(f"{who}: the problem said at {first} came back {len(more)} more "
                            f"time(s), the same ({shown})")
         return out
+
+
+def bot_error_causes(reports: Reports) -> list[str]:
+    """A bot's own reported bugs of one hand (``protocol.bot_errors``), as fault-line
+    causes: each distinct problem, how often, and its first occurrence."""
+    return [f"its own code failed {n} time(s), answered for by its framework's safety "
+            f"net: {what}" + (f" ({reports.detail[what]})" if reports.detail.get(what) else "")
+            for what, n in reports.distinct.items()]
 
 
 def fault_key(who: str, cause: str, stderr_tail: bytes | None) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ from rulesets.seam import TableRequest
 from server.bots import STDERR_TAIL, Peer
 from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
 from server.remote import RemoteSeats
+from server.say import bot_error_causes
 from server.seats import Launcher, ProcessLauncher, Sandbox, SeatRequest
 from server.table import TableOptions
 from server.tournament.schedule import TablePlan
@@ -130,6 +131,9 @@ def fault_notes(summary: HandSummary, root: Path) -> list[FaultNote]:
         if path is not None:
             file = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
         notes.append(FaultNote(summary.plan.number + 1, player, cause, tail, file))
+    for player, reports in summary.reports.items():  # bugs its framework answered for
+        notes += [FaultNote(summary.plan.number + 1, player, cause)
+                  for cause in bot_error_causes(reports)]
     return notes
 
 
