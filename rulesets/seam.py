@@ -257,7 +257,9 @@ class TableRequest:
     root: Path
     settings: Mapping[str, str]
     sandbox: Any  # server.seats.Sandbox: how bot processes run
-    on_game: Any = None  # called with no argument after each game (progress)
+    # Called after each game (progress), with the game's faults as (game number, player
+    # in table order, cause, the seat's stderr file or None) when there were some.
+    on_game: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,9 +23,11 @@ the discarder), but claims and kongs only when the server broadcasts them
 answered and then beaten by a pung (``mpeng`` for another seat, ``mfail``)
 therefore never touches the hand.
 
-A decision that raises, or that the rules forbid, is reported on stderr and
-replaced by a safe answer (discard the drawn tile, or pass), so a bug in a
-bot costs a bad move rather than a fault.
+A decision that raises, or that the rules forbid, is replaced by a safe answer
+(discard the drawn tile, or pass), so the hand goes on; but the bug is not
+hidden: the traceback goes to stderr, with a report line the server counts
+(``protocol.bot_errors``), so a match, a tournament and check-bot show it and
+simulate counts it (``Bot.fallbacks``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol, TextIO
 
+from protocol.bot_errors import report_line
 from protocol.messages import (
     FROM_AI,
     AGang,
@@ -321,6 +324,7 @@ class Bot:
             return None
         about = _about(message)
         answer: object = None
+        failure = ""
         try:
             answer = self._decide(prompt, about)
             # The usual answers (pass on a claim, discard a held tile) are checked
@@ -333,14 +337,21 @@ class Bot:
             else:
                 answer = _normalised(answer)
                 legal = isinstance(answer, FROM_AI) and self.table.is_legal(prompt, answer, about)
-        except Exception:
+        except Exception as exc:
             _warn(f"{self.name}: decision on {format_line(message)!r} raised:\n"
                   f"{traceback.format_exc()}")
+            failure = f"{_METHODS[prompt]} raised {_raised(exc)}"
             legal = False
         if not legal or not isinstance(answer, FROM_AI):
             safe = self._safe_answer(prompt)
-            _warn(f"{self.name}: {_show(answer)} is not legal after "
-                  f"{format_line(message)!r}; answering {format_line(safe)!r}")
+            said = f"the framework answered {format_line(safe)!r}"
+            if failure:
+                _warn(report_line(failure, f"after {format_line(message)!r}; {said}"))
+            else:
+                _warn(f"{self.name}: {_show(answer)} is not legal after "
+                      f"{format_line(message)!r}; answering {format_line(safe)!r}")
+                _warn(report_line(f"{_METHODS[prompt]} gave an illegal answer",
+                                  f"{_show(answer)} after {format_line(message)!r}; {said}"))
             self.fallbacks += 1
             answer = safe
         if type(answer) is not Pass:
@@ -446,6 +457,18 @@ class Bot:
         if seat == table.seat:
             table.remove([tile])
             table.drawn = None
+
+
+_METHODS = {Prompt.TURN: "on_turn", Prompt.DISCARD: "on_discard_after_claim",
+            Prompt.CLAIM: "on_claim", Prompt.ROB: "on_rob"}
+
+
+def _raised(exc: BaseException) -> str:
+    """An exception in one line, with the innermost line of the bot's code that raised it."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    mine = [f for f in frames if f.filename != __file__] or frames
+    where = f" ({mine[-1].filename.rsplit('/', 1)[-1]}:{mine[-1].lineno})" if mine else ""
+    return f"{type(exc).__name__}: {exc}{where}"
 
 
 def _prompt_of(message: ToAI, me: int) -> Prompt | None:

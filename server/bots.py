@@ -28,10 +28,11 @@ from typing import Protocol
 
 import trio
 
+from protocol.bot_errors import Reports
 from server import leftovers
 from server.leftovers import RUN_VARIABLE
 from server.sandbox import LiveBots, describe_exit, sweep
-from server.scripts import script_of
+from server.scripts import script_of, shebang_problem
 from server.spawn import BotProcess, open_bot_process
 
 STDERR_CAP = 1 << 20  # bytes of a bot's stderr kept per hand
@@ -81,6 +82,7 @@ def parse_command(spec: str) -> list[str]:
     """An AI argument as argv: a path to an executable, or a quoted command line.
 
     Checked before anything starts: the program must exist and be executable,
+    its ``#!`` line must be runnable (not ended by a Windows carriage return),
     and the script an interpreter is given (``python3 bot.py``) must exist.
     """
     try:
@@ -99,12 +101,19 @@ def parse_command(spec: str) -> list[str]:
         if not os.access(path, os.X_OK):
             hint = f' (try "python3 {program}" or chmod +x)' if program.endswith(".py") else ""
             raise BotCommandError(f"AI {spec!r}: {program} is not executable{hint}")
-    elif shutil.which(program, path=bot_environment().get("PATH")) is None:
-        if Path(program).is_dir():
-            raise BotCommandError(f"AI {spec!r}: {program} is a folder, not a program")
-        if Path(program).exists():
-            raise BotCommandError(f"AI {spec!r}: to run a file in this folder, write ./{program}")
-        raise BotCommandError(f"AI {spec!r}: no program {program!r} on PATH")
+    else:
+        found = shutil.which(program, path=bot_environment().get("PATH"))
+        if found is None:
+            if Path(program).is_dir():
+                raise BotCommandError(f"AI {spec!r}: {program} is a folder, not a program")
+            if Path(program).exists():
+                raise BotCommandError(
+                    f"AI {spec!r}: to run a file in this folder, write ./{program}")
+            raise BotCommandError(f"AI {spec!r}: no program {program!r} on PATH")
+        program = found
+    problem = shebang_problem(program)
+    if problem is not None:
+        raise BotCommandError(f"AI {spec!r}: {argv[0]}: {problem}")
     script = script_of(argv)
     if script is not None and not _is_file_here(script):
         # Read as the bot will read it: relative paths are taken from here (the
@@ -159,6 +168,7 @@ class ProcessPeer:
     needed_kill: bool = False  # it outlived SIGTERM and the grace
     left_behind: int = 0  # processes it had started that were killed after it
     stderr_tail: bytes = b""
+    reports: Reports = field(default_factory=Reports)  # its own bugs it reported on stderr
     _stderr_done: trio.Event = field(default_factory=trio.Event, repr=False)
     _closed: bool = field(default=False, repr=False)
 
@@ -229,7 +239,9 @@ class ProcessPeer:
                         sink.write(b"\n[stderr capped]\n")
                 self.stderr_bytes += len(data)
                 self.stderr_tail = (self.stderr_tail + data)[-STDERR_TAIL:]
+                self.reports.feed(data)
         finally:
+            self.reports.close()
             self._stderr_done.set()
             if sink is not None:
                 sink.close()

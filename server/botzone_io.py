@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from server.errors import InputError
+from server.say import one_line
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 MODES = ("json", "simple")
@@ -275,10 +276,10 @@ def parse_output(mode: str, raw: bytes, *, kept: bool = False) -> Output:
     try:
         message = json.loads(text)
     except ValueError as exc:
-        return Output(BAD_OUTPUT, None, cause=f"output is not JSON ({exc})")
+        return Output(BAD_OUTPUT, None, cause=f"output is not JSON ({exc}): {_printed(text)}")
     if not isinstance(message, dict):
-        return Output(BAD_OUTPUT, None,
-                      cause=f"output is JSON but not an object ({type(message).__name__})")
+        return Output(BAD_OUTPUT, None, cause=f"output is JSON but not an object "
+                      f"({type(message).__name__}): {_printed(text)}")
     response = _text(message.get("response", ""))
     debug = _debug(None if message.get("debug") is None else _text(message["debug"]))
     if kept:
@@ -286,6 +287,15 @@ def parse_output(mode: str, raw: bytes, *, kept: bool = False) -> Output:
     return Output(OK, response, debug,
                   None if "data" not in message else _text(message["data"]),
                   None if "globaldata" not in message else _text(message["globaldata"]))
+
+
+SHOWN = 100  # characters of a bad output shown in its cause
+
+
+def _printed(text: str) -> str:
+    """What a bot printed, for its BAD_OUTPUT cause: one line, escaped and cut (debug
+    text printed on stdout is the usual culprit, and the bot's author must see it)."""
+    return f'it printed "{one_line(text, SHOWN)}"'
 
 
 def _text(value: Any) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 import structlog
 import trio
 
+from protocol.bot_errors import MARKER
 from server.bots import KILL_GRACE, Peer, ProcessPeer
 from server.engine.rng import match_plan
 from server.match import HandSummary, MatchConfig, Player, play_match_hand
@@ -104,6 +105,12 @@ def _judge(report: CheckReport, summary: HandSummary, peer: ProcessPeer | None) 
     for what, line in _late_answers(lines, seat):
         report.problems.append(Problem("answers in time", hand, seat, what, line))
     report.answers += len(outcome.answer_ms[seat])
+    if peer is not None and peer.reports.count:  # bugs its framework answered for
+        for what, n in peer.reports.distinct.items():
+            report.problems.append(Problem(
+                "legal moves", hand, seat, "its own code failed (its framework answered a "
+                f"safe move instead): {what}", f"{n} time(s) in this hand; the first "
+                f"{peer.reports.detail.get(what, '')}", _traceback(peer.stderr_tail, what)))
     if peer is not None:
         if peer.needed_kill:
             report.problems.append(Problem(
@@ -132,6 +139,22 @@ def _fault(hand: int, seat: int, cause: str, lines: list[TranscriptLine]) -> Pro
                        _show(sent[-1]) if sent else "")
     return Problem("legal moves", hand, seat, f"{cause} (the bot stopped talking)",
                    _show(lines[-1]) if lines else "")
+
+
+def _traceback(stderr: bytes, what: str) -> tuple[str, ...]:
+    """The Python traceback a bot wrote on stderr just before its last report of
+    ``what`` (``protocol.bot_errors``), if the end of its stderr still holds it."""
+    lines = last_lines(stderr, 80, limit=200)
+    reported = [i for i, line in enumerate(lines) if line.startswith(MARKER + what)]
+    if not reported:
+        return ()
+    before = lines[:reported[-1]]
+    starts = [i for i, line in enumerate(before) if line.startswith("Traceback (most recent")]
+    if not starts:
+        return ()
+    shown = before[starts[-1]:]
+    end = next((i for i, line in enumerate(shown) if i and not line.startswith(" ")), None)
+    return tuple(shown[:end + 1] if end is not None else shown)
 
 
 def _late_answers(lines: list[TranscriptLine], seat: int) -> list[tuple[str, str]]:
@@ -173,9 +196,19 @@ def format_report(report: CheckReport, command: str) -> list[str]:
     if report.stray_lines:
         out.append(f"  note: {report.stray_lines} line(s) answered no prompt (ignored; over "
                    "1000 in a hand is a fault)")
+    # A problem is told once, with the hands it came back in: a bug that breaks every
+    # hand the same way is one problem to read, not one traceback per hand.
+    again: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
+    for p in report.problems:
+        again.setdefault((p.check, p.what, p.stderr), []).append(p.hand)
     shown: dict[tuple[int, str], int] = {}
+    told: set[tuple[str, str, tuple[str, ...]]] = set()
     for p in report.problems:
         key = (p.hand, p.check)
+        same = (p.check, p.what, p.stderr)
+        if same in told:
+            continue
+        told.add(same)
         shown[key] = shown.get(key, 0) + 1
         if shown[key] > SHOW_PER_HAND:
             continue
@@ -183,6 +216,11 @@ def format_report(report: CheckReport, command: str) -> list[str]:
         if p.line:
             out.append(f"    {p.line}")
         out.extend(f"    stderr: {line}" for line in p.stderr)
+        more = again[same][1:]
+        if more:
+            hands = sorted(set(more))
+            out.append(f"    ... and {len(more)} more time(s) the same, in hand(s) "
+                       + ", ".join(map(str, hands)))
     for (hand, check), n in shown.items():
         if n > SHOW_PER_HAND:
             out.append(f"hand {hand}: [{check}] and {n - SHOW_PER_HAND} more like these")

@@ -16,7 +16,7 @@ from rich.text import Text
 from structlog.typing import EventDict
 
 from server.account import account_line
-from server.say import fault_line
+from server.say import Repeats, bot_error_causes, fault_key, fault_line
 
 if TYPE_CHECKING:
     from server.match import HandSummary, MatchResult
@@ -71,20 +71,37 @@ def configure_logging(verbose: bool, events: Path | None = None) -> None:
     )
 
 
-def say_faults(console: Console, summary: HandSummary, result: MatchResult) -> None:
-    """A line for each fault of a hand: who, where, why, and the end of the bot's stderr."""
+def say_faults(console: Console, repeats: Repeats, summary: HandSummary,
+               result: MatchResult) -> None:
+    """A line for each fault of a hand: who, where, why, and the end of the bot's stderr;
+    a fault already said (same player, cause and stderr) is only counted in ``repeats``."""
     for player, cause in summary.faults:
         name = result.config.players[player].name
-        console.print(fault_line(f"hand {summary.plan.number + 1}", f"player {player} ({name})",
-                                 cause, *summary.stderr.get(player, (None, None))),
-                      markup=False, emoji=False, highlight=False)
+        where, who = f"hand {summary.plan.number + 1}", f"player {player} ({name})"
+        tail, path = summary.stderr.get(player, (None, None))
+        if repeats.first(fault_key(who, cause, tail), who, where):
+            console.print(fault_line(where, who, cause, tail, path),
+                          markup=False, emoji=False, highlight=False)
+    for player, reports in summary.reports.items():
+        name = result.config.players[player].name
+        where, who = f"hand {summary.plan.number + 1}", f"player {player} ({name})"
+        for what, cause in zip(reports.distinct, bot_error_causes(reports), strict=True):
+            if repeats.first((who, what), f"{who}, {what}", where):
+                console.print(f"{where}: {who}: {cause}", markup=False, emoji=False,
+                              highlight=False)
+
+
+def say_repeats(console: Console, repeats: Repeats) -> None:
+    for line in repeats.summary():
+        console.print(line, markup=False, emoji=False, highlight=False)
 
 
 class MatchProgress:
     """A progress bar over the hands, with a line for each fault above it."""
 
-    def __init__(self, total: int, console: Console) -> None:
+    def __init__(self, total: int, console: Console, repeats: Repeats) -> None:
         self.console = console
+        self.repeats = repeats
         self.progress = Progress(
             TextColumn("[bold]match"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[status]}"), TimeElapsedColumn(), console=console,
@@ -100,7 +117,7 @@ class MatchProgress:
         self.progress.stop()
 
     def hand_done(self, summary: HandSummary, result: MatchResult) -> None:
-        say_faults(self.console, summary, result)
+        say_faults(self.console, self.repeats, summary, result)
         leader = result.ranking()[0]
         self.progress.update(self.task, advance=1,
                              status=f"leader P{leader} {result.totals[leader].points:+d}")
@@ -110,7 +127,9 @@ def ranking_table(result: MatchResult) -> Table:
     state = "completed" if result.completed else "NOT completed"
     played = sum(1 for h in result.hands if not h.aborted)
     table = Table(title=f"Match seed {result.config.seed}: {played} hands, {state}")
-    for col in ("rank", "player", "AI", "points", "fines", "faults", "wins"):
+    errors = any(t.bot_errors for t in result.totals)  # only when a bot reported its bugs
+    for col in ("rank", "player", "AI", "points", "fines", "faults", "wins") + (
+            ("bot errors",) if errors else ()):
         table.add_column(col, justify="left" if col in ("player", "AI") else "right")
     for rank, p in enumerate(result.ranking(), start=1):
         t = result.totals[p]
@@ -118,5 +137,5 @@ def ranking_table(result: MatchResult) -> Table:
         if result.ended_by_fault == p:
             name += " (ended the match)"
         table.add_row(str(rank), f"P{p}", Text(name), str(t.points), str(t.fines), str(t.faults),
-                      str(t.wins))
+                      str(t.wins), *((str(t.bot_errors),) if errors else ()))
     return table

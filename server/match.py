@@ -18,6 +18,7 @@ from typing import Any
 import structlog
 import trio
 
+from protocol.bot_errors import Reports
 from scoring.settlement import WinKind, apply_fines
 from server.bots import Peer, ProcessPeer
 from server.engine.hand import SEATS, Hand
@@ -39,6 +40,7 @@ class PlayerTotals:
     fines: int = 0
     faults: int = 0
     wins: int = 0
+    bot_errors: int = 0  # decisions its own framework replaced (protocol.bot_errors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,8 @@ class HandSummary:
     # By faulted player whose bot is a process: the end of what it wrote on stderr, and
     # the file that keeps the whole of it (None without a log folder), for its fault line.
     stderr: dict[int, tuple[bytes, Path | None]] = field(default_factory=dict)
+    # By player whose bot reported bugs of its own on stderr (protocol.bot_errors).
+    reports: dict[int, Reports] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -103,7 +107,7 @@ class MatchResult:
             },
             "players": [
                 {"name": p.name, "command": list(p.argv), "total": t.points, "fines": t.fines,
-                 "faults": t.faults, "wins": t.wins}
+                 "faults": t.faults, "wins": t.wins, "bot_errors": t.bot_errors}
                 for p, t in zip(self.config.players, self.totals, strict=True)
             ],
             "ranking": self.ranking(),
@@ -181,6 +185,8 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
     summary.stderr = {plan.seats[seat]: (peer.stderr_tail, peer.stderr_path)
                       for seat, peer in enumerate(peers)
                       if seat in outcome.faults and isinstance(peer, ProcessPeer)}
+    summary.reports = {plan.seats[seat]: peer.reports for seat, peer in enumerate(peers)
+                       if isinstance(peer, ProcessPeer) and peer.reports.count}
     if files is not None and folder is not None:
         _write(files, folder, config, plan, d.first, summary)
     return summary
@@ -242,6 +248,9 @@ def _write(files: MatchFiles, folder: Path, config: MatchConfig, plan: HandPlan,
         "fines": summary.outcome.fines,
         "host_stalls": summary.outcome.host_stalls,
         "faults": {str(k): v for k, v in summary.outcome.faults.items()},
+        "bot_errors": {str(seat): {"count": summary.reports[p].count,
+                                   "first": dict(summary.reports[p].detail)}
+                       for seat, p in enumerate(plan.seats) if p in summary.reports},
         "points_by_player": summary.points,
         "answer_ms": [[round(x, 3) for x in seat] for seat in summary.outcome.answer_ms],
         "unsolicited": summary.outcome.unsolicited,
@@ -269,6 +278,8 @@ async def run_match(config: MatchConfig,
                 result.totals[p].fines += summary.fines[p]
             for p, _ in summary.faults:
                 result.totals[p].faults += 1
+            for p, reports in summary.reports.items():
+                result.totals[p].bot_errors += reports.count
             if engine_result is not None and engine_result.winner is not None \
                     and not summary.aborted:
                 result.totals[plan.seats[engine_result.winner]].wins += 1

@@ -14,12 +14,18 @@ import structlog
 import trio
 from rich.text import Text
 
-from server.console import MatchProgress, configure_logging, ranking_table, say_faults
+from server.console import (
+    MatchProgress,
+    configure_logging,
+    ranking_table,
+    say_faults,
+    say_repeats,
+)
 from server.errors import reason
 from server.match import MatchConfig, MatchResult, players_from_args, run_match
 from server.paths import PathError
 from server.remote import RemoteOptions, RemoteSetupError, open_remote_seats
-from server.say import err_console, error_line, out_console
+from server.say import Repeats, err_console, error_line, out_console
 from server.seats import ProcessLauncher, Sandbox
 from server.table import TableOptions
 
@@ -100,6 +106,7 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                          launcher=ProcessLauncher(sandbox))
     log = structlog.get_logger().bind(match=match_id)
     holder: list[MatchResult] = []
+    repeats = Repeats()
 
 
     async def play() -> None:
@@ -122,9 +129,10 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
 
     async def play_all(config: MatchConfig) -> None:
         if verbose:  # the account tells the rest; the fault lines are said all the same
-            holder.append(await run_match(config, partial(say_faults, console), log=log))
+            holder.append(await run_match(config, partial(say_faults, console, repeats),
+                                          log=log))
             return
-        with MatchProgress(groups * 16, console) as progress:
+        with MatchProgress(groups * 16, console, repeats) as progress:
             holder.append(await run_match(config, progress.hand_done, log=log))
 
     console.print(f"match {match_id}: seed {seed}, {groups * 16} hands"
@@ -149,6 +157,7 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
     if not holder:  # the remote seats' port could not be opened
         return EXIT_BAD_SETUP
     result = holder[0]
+    say_repeats(console, repeats)
     out_console().print(ranking_table(result))
     if root is not None:
         console.print(f"logs: {root}", markup=False)

@@ -12,6 +12,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from protocol.bot_errors import Reports
 from server.errors import reason
 
 
@@ -97,3 +98,48 @@ def fault_line(where: str, who: str, cause: str, stderr_tail: bytes | None = Non
     kept = f"all of it in {stderr_path}" if stderr_path is not None \
         else "not kept: -d keeps it in the log folder"
     return line + f"; its stderr ends: {said} ({kept})"
+
+
+class Repeats:
+    """Each distinct problem said once on the console, its repeats counted.
+
+    A broken bot often fails the same way in every hand: its author needs to read the
+    problem once, and to know how often it came back (``summary``, said at the end),
+    while every problem that differs is still said when it happens.
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, ...], list[str]] = {}  # key -> [who, first where, ...]
+
+    def first(self, key: tuple[str, ...], who: str, where: str) -> bool:
+        """Whether this is the first time ``key`` is met (say it); else count it."""
+        wheres = self._seen.get(key)
+        if wheres is None:
+            self._seen[key] = [who, where]
+            return True
+        wheres.append(where)
+        return False
+
+    def summary(self) -> list[str]:
+        """A line for each problem that came back, with how often and where."""
+        out = []
+        for who, first, *more in self._seen.values():
+            if more:
+                shown = ", ".join(more[:5]) + (", ..." if len(more) > 5 else "")
+                out.append(f"{who}: the problem said at {first} came back {len(more)} more "
+                           f"time(s), the same ({shown})")
+        return out
+
+
+def bot_error_causes(reports: Reports) -> list[str]:
+    """A bot's own reported bugs of one hand (``protocol.bot_errors``), as fault-line
+    causes: each distinct problem, how often, and its first occurrence."""
+    return [f"its own code failed {n} time(s), answered for by its framework's safety "
+            f"net: {what}" + (f" ({reports.detail[what]})" if reports.detail.get(what) else "")
+            for what, n in reports.distinct.items()]
+
+
+def fault_key(who: str, cause: str, stderr_tail: bytes | None) -> tuple[str, ...]:
+    """What makes two fault lines the same problem: the player, the cause, and the
+    last line of its stderr."""
+    return (who, cause, last_line(stderr_tail) if stderr_tail else "")

@@ -12,6 +12,11 @@ many to list, a word is taken for a script only when it looks like a file (a
 ``/`` or a suffix such as ``.js``), so an unusual option's value is never
 mistaken for a missing script.
 
+A program run by its own first line (``#!/usr/bin/env python3``) is read too:
+a file saved with Windows line endings ends that line with a carriage return,
+so the system looks for an interpreter named ``python3`` plus a carriage
+return, and the bot would fail in every hand (``shebang_problem``).
+
 This module does not import trio.
 """
 
@@ -116,3 +121,24 @@ def _first_operand(args: Sequence[str], rules: _Rules) -> str | None:
             continue
         return arg
     return None
+
+
+def shebang_problem(path: str) -> str | None:
+    """What is wrong with the first line of the program file ``path``, if it is a
+    ``#!`` line the system cannot run as written; None if it is fine or unreadable
+    (a missing or unreadable file is reported by whoever runs it)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(512)
+    except (OSError, ValueError):
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    line = head.split(b"\n", 1)[0]
+    if not line.endswith(b"\r"):
+        return None
+    shown = line.decode("utf-8", "replace").replace("\r", "\\r")
+    return (f"its first line '{shown}' ends with a carriage return: the file has Windows "
+            f"line endings (CRLF), so the system would look for a program whose name ends "
+            f"in \\r; convert it to Unix line endings (dos2unix {path}, or "
+            f"sed -i 's/\\r$//' {path}, or \"LF\" in your editor)")

@@ -163,6 +163,7 @@ class GameOutcome:
     won: frozenset[int]
     drawn: bool  # nobody won
     result: str  # one word: HU, HUANG, WA, TLE...
+    causes: Mapping[int, str] = field(default_factory=dict)  # faulted seat -> why
 
 
 async def play_table_games(match: TurnMatch, table: TableRequest,
@@ -172,7 +173,15 @@ async def play_table_games(match: TurnMatch, table: TableRequest,
     each game as it ends, and one row per seat and game, ``outcome`` reading each."""
 
     def on_game(plan: GamePlan, record: dict[str, Any]) -> None:
-        if table.on_game is not None:
+        if table.on_game is None:
+            return
+        got = outcome(record)
+        folder = game_dir(table.root, plan)
+        faults = [(plan.number, plan.order[seat], got.causes.get(seat, got.result),
+                   folder / f"seat{seat}.stderr") for seat in sorted(got.faulted)]
+        if faults:  # the console's fault lines, as the default ruleset's table gives them
+            table.on_game(faults)
+        else:
             table.on_game()
 
     result = await run_turn_match(match, on_game)

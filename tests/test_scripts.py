@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from server.bots import BotCommandError, parse_command
 from server.scripts import script_of
+
+ROOT = Path(__file__).resolve().parents[1]
 
 CASES = [
     # Python: every word after the options is the script; -c, -m and - mean none.
@@ -85,3 +89,47 @@ def test_scripts_are_read_from_the_folder_the_bot_paths_are_taken_from(
                                      "python3 -c 'print(1)'", "sh -c 'exit 1'"])
 def test_commands_without_a_script_file_are_not_refused(command: str) -> None:
     assert parse_command(command) == shlex.split(command)
+
+
+def _crlf_bot(folder: Path) -> Path:
+    """A framework bot saved with Windows line endings (an editor's default)."""
+    bot = folder / "mybot.py"
+    source = ("#!/usr/bin/env python3\nimport sys\nfrom sample_ai.framework import Bot, run_stdio\n"
+              "sys.exit(run_stdio(Bot))\n")
+    bot.write_bytes(source.replace("\n", "\r\n").encode())
+    bot.chmod(0o755)
+    return bot
+
+
+def test_a_shebang_with_windows_line_endings_is_refused_with_the_fix(tmp_path: Path) -> None:
+    bot = _crlf_bot(tmp_path)
+    with pytest.raises(BotCommandError) as refused:
+        parse_command(str(bot))
+    message = str(refused.value)
+    assert "Windows line endings (CRLF)" in message
+    assert r"'#!/usr/bin/env python3\r'" in message
+    assert f"dos2unix {bot}" in message
+    # Run through an interpreter, the first line is only a comment: nothing to refuse.
+    assert parse_command(f"python3 {bot}") == ["python3", str(bot)]
+
+
+@pytest.mark.parametrize("command", ["match", "check-bot", "tournament"])
+def test_a_crlf_bot_is_refused_before_anything_starts(tmp_path: Path, command: str) -> None:
+    """In a match, check-bot and a tournament: exit 2 and the cause, no hand played."""
+    bot = _crlf_bot(tmp_path)
+    greedy = str(ROOT / "sample_ai" / "greedy.py")
+    if command == "match":
+        args = ["match", str(bot), greedy, greedy, greedy, "--groups", "1"]
+    elif command == "check-bot":
+        args = ["check-bot", str(bot)]
+    else:
+        toml = tmp_path / "bots.toml"
+        toml.write_text(f'[[bot]]\nname = "mine"\ncommand = "{bot}"\n'
+                        f'[[bot]]\nname = "greedy"\ncommand = "{greedy}"\n')
+        args = ["tournament", str(toml), "--out", str(tmp_path / "out")]
+    done = subprocess.run([sys.executable, "-m", "server.cli", *args], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "Windows line endings (CRLF)" in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out" / "matches").exists()

@@ -17,6 +17,7 @@ from rulesets.botzone.fans import calculator
 from rulesets.botzone.ruleset import (
     VARIANTS,
     BotzoneRules,
+    fault_causes,
     game_header,
     parse_initdata,
 )
@@ -179,4 +180,4 @@ def table_outcome(record: Mapping[str, Any]) -> GameOutcome:
     return GameOutcome([int(x) for x in scores],
                        frozenset(() if offender is None else (offender,)),
                        frozenset(() if winner is None else (winner,)), action == "HUANG",
-                       action)
+                       action, fault_causes(record))

@@ -115,14 +115,22 @@ def game_line(record: Mapping[str, Any], names: Sequence[str]) -> str:
         else f"seat {seat}"
     if action == "HU":
         return f"HU by {who}, {display.get('fanCnt')} fan" + tail
-    if action in ERRORS_SAID:
-        return f"{action} by {who}: {ERRORS_SAID[action]}" + tail
-    cause = ""
+    cause = fault_causes(record).get(seat, "") if isinstance(seat, int) else ""
+    return f"{action} by {who}{cause.removeprefix(str(action))}" + tail
+
+
+def fault_causes(record: Mapping[str, Any]) -> dict[int, str]:
+    """The seat whose error or verdict ended the game, and why: ``WA: a wrong answer``,
+    or a verdict and the cause kept beside it (``BAD_OUTPUT: output is not JSON...``)."""
+    display = formats.finish(record)
+    action, seat = display.get("action"), display.get("player")
+    if not isinstance(seat, int) or action in (None, "HU", "HUANG"):
+        return {}
+    said = ERRORS_SAID.get(str(action), "")
     players = record.get("players") or []
-    if isinstance(seat, int) and seat < len(players) and players[seat]:
-        last = players[seat][-1] or {}
-        cause = f": {last.get('cause')}" if last.get("cause") else ""
-    return f"{action} by {who}{cause}" + tail
+    if not said and 0 <= seat < len(players) and players[seat]:
+        said = str((players[seat][-1] or {}).get("cause") or "")
+    return {seat: f"{action}: {said}" if said else str(action)}
 
 
 class BotzoneRuleset(BotzoneBotsRuleset):

@@ -145,4 +145,6 @@ def table_outcome(record: Mapping[str, Any]) -> GameOutcome:
     faulted = frozenset(outcome.get("faulted") or [])
     scores = record.get("scores") or [0, 0, 0, 0]
     return GameOutcome([formats.whole(x) for x in scores], faulted, winners, not winners,
-                       "HU" if winners else ("FAULT" if faulted else "HUANG"))
+                       "HU" if winners else ("FAULT" if faulted else "HUANG"),
+                       {seat: cause.removeprefix("(").removesuffix(")")
+                        for seat, cause in fault_causes(record).items()})

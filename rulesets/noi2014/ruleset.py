@@ -97,13 +97,28 @@ def game_line(record: Mapping[str, Any], names: Sequence[str]) -> str:
 
 
 def fault_causes(record: Mapping[str, Any]) -> dict[int, str]:
-    """Each faulted seat's cause, as the engine said it."""
+    """Each faulted seat's cause, as the engine said it, and for a verdict that was
+    not OK what the bot did (``exited without printing anything``, what it printed
+    instead of JSON), which is kept beside the verdict in the seat's answers."""
     causes: dict[int, str] = {}
+    players = record.get("players") or []
     for output in record.get("judge") or []:
         for event in output.get("events", []) if isinstance(output, Mapping) else []:
             if isinstance(event, Mapping) and event.get("act") == "FAULT":
-                causes.setdefault(int(event["seat"]), f"({event.get('cause')})")
+                seat = int(event["seat"])
+                why = _verdict_cause(players[seat] if 0 <= seat < len(players) else None)
+                causes.setdefault(seat, f"({event.get('cause')}{': ' + why if why else ''})")
     return causes
+
+
+def _verdict_cause(answers: object) -> str:
+    """The cause beside a seat's last answer whose verdict was not OK ("" if none)."""
+    if not isinstance(answers, list):
+        return ""
+    for item in reversed(answers):
+        if isinstance(item, Mapping) and item.get("verdict") not in (None, "OK"):
+            return str(item.get("cause") or "")
+    return ""
 
 
 class NoiRuleset(BotzoneBotsRuleset):

@@ -21,7 +21,15 @@ from server.match_cli import until_sigterm
 from server.paths import output_folder
 from server.remote import RemoteOptions, RemoteSetupError, remote_options
 from server.sandbox import BotLimits, SandboxError
-from server.say import err_console, error_line, fault_line, out_console, warning_line
+from server.say import (
+    Repeats,
+    err_console,
+    error_line,
+    fault_key,
+    fault_line,
+    out_console,
+    warning_line,
+)
 from server.seats import Sandbox
 from server.table import TableOptions
 from server.tournament.cluster import on_cluster
@@ -187,9 +195,12 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
             name = runner.entries[plan.players[note.player]].name
             file = None if note.stderr_file is None \
                 else table_dir(config.out, plan) / note.stderr_file
-            console.print(fault_line(f"r{plan.round}t{plan.table} hand {note.hand}",
-                                     f"{name} (P{note.player})", note.cause, note.stderr_tail,
-                                     file), markup=False, emoji=False, highlight=False)
+            where, who = f"r{plan.round}t{plan.table} hand {note.hand}", f"{name} (P{note.player})"
+            if repeats.first(fault_key(name, note.cause, note.stderr_tail), name, where):
+                console.print(fault_line(where, who, note.cause, note.stderr_tail, file),
+                              markup=False, emoji=False, highlight=False)
+
+        repeats = Repeats()
 
         runner.fault_listener = faults
 
@@ -216,6 +227,8 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
             if live is not None:
                 live.stop()
         st = write_all(config, store)
+        for line in repeats.summary():
+            console.print(line, markup=False, emoji=False, highlight=False)
         if terminated:
             console.print("terminated (SIGTERM): every bot was stopped; finished tables are "
                           "kept; go on with --resume", markup=False)

@@ -24,9 +24,10 @@ import trio
 
 from rulesets.registry import DEFAULT, load
 from rulesets.seam import TableRequest
-from server.bots import Peer
+from server.bots import STDERR_TAIL, Peer
 from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
 from server.remote import RemoteSeats
+from server.say import bot_error_causes
 from server.seats import Launcher, ProcessLauncher, Sandbox, SeatRequest
 from server.table import TableOptions
 from server.tournament.schedule import TablePlan
@@ -130,6 +131,9 @@ def fault_notes(summary: HandSummary, root: Path) -> list[FaultNote]:
         if path is not None:
             file = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
         notes.append(FaultNote(summary.plan.number + 1, player, cause, tail, file))
+    for player, reports in summary.reports.items():  # bugs its framework answered for
+        notes += [FaultNote(summary.plan.number + 1, player, cause)
+                  for cause in bot_error_causes(reports)]
     return notes
 
 
@@ -138,8 +142,13 @@ async def _ruleset_table(job: TableJob, root: Path,
     """A table of a ruleset behind the seam: the ruleset plays it; the store keeps one
     row per seat and game, as for the default ruleset's hands."""
     plan = job.plan
+
+    def on_game(faults: Sequence[tuple[int, int, str, Path | None]] = ()) -> None:
+        tell(0, [FaultNote(game, player, cause, *_stderr_of(file, root))
+                 for game, player, cause, file in faults])
+
     request = TableRequest(list(zip(job.names, job.runs, strict=True)), plan.seed, root,
-                           job.settings, job.sandbox, lambda: tell(0, ()))
+                           job.settings, job.sandbox, on_game)
     rows = await load(job.ruleset).play_table(request)
     hands = [HandRow(plan.round, plan.table, r.game, r.group, r.deal, r.seat,
                      plan.players[r.player], r.points, 0, r.faulted, 0, r.won, r.drawn)
@@ -151,6 +160,20 @@ async def _ruleset_table(job: TableJob, root: Path,
                                     sum(r.faulted for r in mine), sum(r.won for r in mine),
                                     sum(r.drawn for r in mine), 0, len(mine)))
     return TableOutcome(results, hands, [r.result for r in rows])
+
+
+def _stderr_of(file: Path | None, root: Path) -> tuple[bytes | None, str | None]:
+    """A seat's stderr file of a game, for its fault line: its end, and its path in the
+    table's folder (nothing when the seat's bot wrote none)."""
+    if file is None:
+        return None, None
+    try:
+        with file.open("rb") as f:
+            f.seek(max(0, f.seek(0, 2) - STDERR_TAIL))
+            tail = f.read()
+    except OSError:
+        return b"", None
+    return tail, str(file.relative_to(root)) if file.is_relative_to(root) else str(file)
 
 
 def hand_rows(plan: TablePlan, result: MatchResult) -> tuple[list[HandRow], list[str]]:
