@@ -103,8 +103,26 @@ def test_a_botzone_tournament_says_its_fault_lines_once_with_a_count(tmp_path: P
     assert run.returncode == 0, run.stderr
     lines = [line for line in run.stderr.splitlines() if "chatty" in line]
     assert len(lines) == 2, run.stderr
-    assert lines[0].startswith("r1t1 hand 1: chatty (P0) faulted: BAD_OUTPUT: output is not "
+    assert lines[0].startswith("r1t1 game 1: chatty (P0) faulted: BAD_OUTPUT: output is not "
                                "JSON")
     assert 'it printed "debug: 1 requests so far' in lines[0]
-    assert lines[1] == ("chatty: the problem said at r1t1 hand 1 came back 3 more time(s), "
-                        "the same (r1t1 hand 2, r1t1 hand 3, r1t1 hand 4)")
+    assert lines[1] == ("chatty: the problem said at r1t1 game 1 came back 3 more time(s), "
+                        "the same (r1t1 game 2, r1t1 game 3, r1t1 game 4)")
+
+
+def test_a_tournament_says_a_framework_bug_without_calling_it_a_fault(tmp_path: Path) -> None:
+    """No fault is charged for a move the framework answered for: the line says the
+    bot's own code failed, and not that it faulted."""
+    bots = tmp_path / "BOTS.toml"
+    greedy = ROOT / "sample_ai" / "greedy.py"
+    bots.write_text(f'[[bot]]\nname = "typo"\ncommand = "{TYPO}"\n'
+                    f'[[bot]]\nname = "g"\ncommand = "{greedy}"\n')
+    run = server("tournament", str(bots), "--rounds", "1", "--hands", "2", "--jobs", "1",
+                 "--out", str(tmp_path / "out"))
+    assert run.returncode == 0, run.stderr
+    lines = [line for line in run.stderr.splitlines() if line.startswith("r1t1 ")]
+    assert lines, run.stderr
+    assert lines[0].startswith("r1t1 hand 1: typo (P"), lines
+    assert ": its own code failed " in lines[0], lines
+    assert "AttributeError: 'Table' object has no attribute 'hnd'" in lines[0], lines
+    assert not any("faulted" in line for line in lines), lines

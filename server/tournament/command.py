@@ -195,10 +195,12 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
             name = runner.entries[plan.players[note.player]].name
             file = None if note.stderr_file is None \
                 else table_dir(config.out, plan) / note.stderr_file
-            where, who = f"r{plan.round}t{plan.table} hand {note.hand}", f"{name} (P{note.player})"
+            where = f"r{plan.round}t{plan.table} {note.unit} {note.hand}"
+            who = f"{name} (P{note.player})"
             if repeats.first(fault_key(name, note.cause, note.stderr_tail), name, where):
-                console.print(fault_line(where, who, note.cause, note.stderr_tail, file),
-                              markup=False, emoji=False, highlight=False)
+                line = fault_line(where, who, note.cause, note.stderr_tail, file) \
+                    if note.charged else f"{where}: {who}: {note.cause}"
+                console.print(line, markup=False, emoji=False, highlight=False)
 
         repeats = Repeats()
 

@@ -59,6 +59,8 @@ class FaultNote:
     cause: str
     stderr_tail: bytes | None = None
     stderr_file: str | None = None  # relative to the table's folder
+    charged: bool = True  # False: a bug the bot's framework answered for (no fault)
+    unit: str = "hand"  # what the table plays: "hand", or "game" for a turn-based ruleset
 
 
 @dataclass(slots=True)
@@ -132,7 +134,7 @@ def fault_notes(summary: HandSummary, root: Path) -> list[FaultNote]:
             file = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
         notes.append(FaultNote(summary.plan.number + 1, player, cause, tail, file))
     for player, reports in summary.reports.items():  # bugs its framework answered for
-        notes += [FaultNote(summary.plan.number + 1, player, cause)
+        notes += [FaultNote(summary.plan.number + 1, player, cause, charged=False)
                   for cause in bot_error_causes(reports)]
     return notes
 
@@ -144,7 +146,7 @@ async def _ruleset_table(job: TableJob, root: Path,
     plan = job.plan
 
     def on_game(faults: Sequence[tuple[int, int, str, Path | None]] = ()) -> None:
-        tell(0, [FaultNote(game, player, cause, *_stderr_of(file, root))
+        tell(0, [FaultNote(game, player, cause, *_stderr_of(file, root), unit="game")
                  for game, player, cause, file in faults])
 
     request = TableRequest(list(zip(job.names, job.runs, strict=True)), plan.seed, root,
