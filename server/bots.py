@@ -21,7 +21,7 @@ import shlex
 import shutil
 import signal
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -95,7 +95,8 @@ def parse_command(spec: str) -> list[str]:
     if "/" in program or os.sep in program:
         path = Path(program)
         if not path.exists():
-            raise BotCommandError(f"AI {spec!r}: {program} does not exist")
+            raise BotCommandError(f"AI {spec!r}: {program} does not exist"
+                                  + _spaced_path(argv, 0))
         if path.is_dir():
             raise BotCommandError(f"AI {spec!r}: {program} is a folder, not a program")
         if not os.access(path, os.X_OK):
@@ -120,8 +121,24 @@ def parse_command(spec: str) -> list[str]:
         # launcher makes them absolute, since the bot runs in a folder of its own).
         where = "" if os.path.isabs(script) else f" (in {Path.cwd()})"
         raise BotCommandError(f"AI {spec!r}: {argv[0]} would run {script}, which does not "
-                              f"exist{where}")
+                              f"exist{where}" + _spaced_path(argv, argv.index(script)
+                                                             if script in argv else -1))
     return argv
+
+
+def _spaced_path(argv: Sequence[str], i: int) -> str:
+    """When ``argv[i]`` and the words after it are one path with spaces that the
+    command line split (it exists once they are joined again), how to quote it."""
+    if i < 0:
+        return ""
+    for end in range(i + 2, len(argv) + 1):
+        joined = " ".join(argv[i:end])
+        if _is_file_here(joined):
+            quoted = shlex.join([*argv[:i], joined, *argv[end:]])
+            # Shown in double quotes: the one form both a shell and BOTS.toml take.
+            return (f"; {joined!r} exists: its spaces split it into words, so quote it "
+                    f'inside the command: "{quoted}"')
+    return ""
 
 
 def _is_file_here(path: str) -> bool:

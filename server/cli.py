@@ -8,7 +8,9 @@ subcommand, so both forms work and ``server --help`` lists everything.
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -555,12 +557,37 @@ def connect(
     raise typer.Exit(result.status)
 
 
+def mistyped_command(word: str, names: Collection[str]) -> str | None:
+    """The command ``word`` was surely meant to be, or None.
+
+    ``server AI1 AI2 AI3 AI4`` takes its first word for a bot, so a misspelt
+    command would otherwise be read as a match of too few bots. A word is
+    taken for a command only when it cannot be a bot: no path, no file here,
+    no program on PATH, and close to a command's name.
+    """
+    import difflib
+    import shutil
+
+    from server.bots import bot_environment
+
+    if not word or word.startswith("-") or any(c in word for c in "/ :\t") \
+            or os.path.lexists(word) \
+            or shutil.which(word, path=bot_environment().get("PATH")) is not None:
+        return None
+    close = difflib.get_close_matches(word, sorted(names), n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 def main() -> None:
     """Entry point: route ``server AI1 ...`` to the match command."""
     args = sys.argv[1:]
     names = {c.name or (c.callback.__name__ if c.callback else "")
              for c in app.registered_commands}
     if args and args[0] not in names and args[0] not in ("--help", "-h", "--version"):
+        meant = mistyped_command(args[0], names)
+        if meant is not None:
+            refuse(f"no such command {args[0]!r}; did you mean {meant!r}? (a match is "
+                   "server AI1 AI2 AI3 AI4; 'server --help' lists the commands)")
         sys.argv.insert(1, "match")
     try:
         app(prog_name="server")

@@ -21,7 +21,8 @@ node's task was running in: "FileNotFoundError" for the task's own working
 folder, in the tests' cluster of three nodes on one machine.)
 
 A node that dies takes its tasks with it: ``Cluster.result`` raises
-``NodeLost`` (the caller plays the work again elsewhere). Ray's own retries
+``NodeLost``, naming the node from Ray's error (the caller plays the work
+again elsewhere). Ray's own retries
 are off, so that every replay is the caller's and is recorded. A task that
 raises ``InputError`` on its node (a program its node does not have) comes
 back as ``ClusterError``, one line; any other exception is a bug and comes
@@ -33,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import socket
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -58,7 +60,24 @@ class ClusterError(InputError):
 
 
 class NodeLost(Exception):
-    """The node (or its worker process) running a task died: play the work again."""
+    """The node (or its worker process) running a task died: play the work again.
+    ``node`` names it (as ``Node.label``) when Ray said which it was."""
+
+    def __init__(self, message: str, node: str | None = None) -> None:
+        super().__init__(message)
+        self.node = node
+
+
+# How Ray's NodeDiedError names the node a task ran on: "... Node IP: 10.0.0.2, node ID:
+# 8da7...". Read from the error's text: the error carries no field for it.
+_NODE_ID = re.compile(r"\bnode ID: ([0-9a-f]{16,})", re.IGNORECASE)
+
+
+def died_node_id(exc: BaseException) -> str | None:
+    """The id of the node a task was lost with, as Ray's error names it; None when the
+    error does not say (a worker that crashed on a node still alive)."""
+    found = _NODE_ID.search(str(exc))
+    return found.group(1).lower() if found else None
 
 
 def import_ray() -> ModuleType:
@@ -155,6 +174,14 @@ class Cluster:
                 "ObjectLostError", "OwnerDiedError", "RaySystemError")
             if hasattr(exceptions, name))
 
+    def label(self, node_id: str) -> str:
+        """``Node.label`` of a node, alive or dead, by its id (its host as Ray knows it)."""
+        for n in self.ray.nodes():
+            if n.get("NodeID") == node_id:
+                return node_label(n.get("NodeManagerHostname") or n["NodeManagerAddress"],
+                                  node_id)
+        return node_label("?", node_id)
+
     def nodes(self) -> list[Node]:
         """The nodes alive now that have CPUs to run tasks on."""
         out = []
@@ -211,7 +238,9 @@ class Cluster:
                 ready = bool(ray.wait([ref], timeout=0)[0])
             return ray.get(ref)
         except self._lost as exc:
-            raise NodeLost(reason(exc).split("; ")[0]) from None
+            node_id = died_node_id(exc)
+            raise NodeLost(reason(exc).split("; ")[0].split(". ")[0],
+                           None if node_id is None else self.label(node_id)) from None
         except ray.exceptions.RayTaskError as exc:
             cause = exc.cause
             if isinstance(cause, InputError):

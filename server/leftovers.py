@@ -17,7 +17,9 @@ gets ``MAHJONG_SERVER_RUN=<run id>`` in its environment, which everything it
 starts inherits, wherever it goes.
 
 At the next start of a match, a tournament (``--resume`` included), ``check-bot``
-or ``connect`` (``stop_earlier_bots``), each file whose server is gone is read
+or ``connect`` (``stop_earlier_bots``), the scratch folders of processes that are
+gone are removed (``sweep_scratch``: each folder's name says its owner, so a
+table on a cluster node sweeps its node's too), and each file whose server is gone is read
 and every process still running that carries its run id, is one of its bots
 (same pid and start time), or is in the session or process group of such a bot
 still running, is killed; the console says what was stopped, and the file is removed. A server
@@ -36,6 +38,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import shutil
 import signal
 import stat
 import tempfile
@@ -156,6 +159,61 @@ def record(pid: int) -> None:
         run.file.flush()
 
 
+# --- scratch folders -------------------------------------------------------------------------
+
+# The scratch folders a server process makes in the temporary folder: a table's on a
+# cluster node, a launcher's bot folders, a simulated chunk's on a node.
+SCRATCH_PREFIXES = ("mahjong-table-", "mahjong-bots-", "mahjong-simulate-")
+
+
+def scratch_prefix(prefix: str) -> str:
+    """``prefix`` stamped with its owner, this process: ``mahjong-table-<pid>-<start>-``.
+
+    A process killed outright (a Ray worker whose driver died, a server under
+    ``kill -9``) removes nothing; the stamp lets the next one on the machine
+    tell its folders from those of the living (``sweep_scratch``).
+    """
+    me = os.getpid()
+    return f"{prefix}{me}-{start_time(me) or 0}-"
+
+
+def sweep_scratch(parent: Path | None = None) -> list[Path]:
+    """Remove the scratch folders in ``parent`` (the temporary folder) whose owner is
+    gone; the folders removed.
+
+    Only real folders of this user, named by ``scratch_prefix`` (pid, start time,
+    then a name of their own), are touched: a pid now given to another process
+    has another start time, and a folder named otherwise (an older server's, a
+    symlink, someone else's) is left alone.
+    """
+    folder = Path(tempfile.gettempdir()) if parent is None else parent
+    removed = []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    for name in names:
+        prefix = next((p for p in SCRATCH_PREFIXES if name.startswith(p)), None)
+        if prefix is None:
+            continue
+        parts = name[len(prefix):].split("-")
+        if len(parts) != 3 or not parts[2] or not (parts[0] + parts[1]).isdigit():
+            continue
+        pid, started = int(parts[0]), int(parts[1])
+        path = folder / name
+        try:
+            info = path.lstat()
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+            continue
+        if start_time(pid) == started:
+            continue  # its owner lives (and removes it itself)
+        shutil.rmtree(path, ignore_errors=True)
+        removed.append(path)
+    return removed
+
+
 # --- the next start --------------------------------------------------------------------------
 
 
@@ -232,6 +290,7 @@ def stop_earlier_bots(limit: float = STOP_LIMIT) -> list[Stopped]:
     Passes are repeated until one finds nothing (a process forked while we
     killed its parent carries the same run id), for at most ``limit`` seconds.
     """
+    sweep_scratch()  # the folders of those servers, and of any other gone
     folder = registry_dir()
     if folder is None:
         return []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import signal
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import structlog
 import trio
+from rich.console import Console
 from rich.text import Text
 
 from server.console import (
@@ -33,7 +35,7 @@ EXIT_COMPLETED = 0
 EXIT_NOT_COMPLETED = 1
 EXIT_BAD_SETUP = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
-EXIT_TERMINATED = 143  # 128 + SIGTERM
+EXIT_TERMINATED = 143  # 128 + SIGTERM (129: SIGHUP)
 EVENTS_FILE = "server-events.jsonl"  # the match's structured log events, in its folder
 
 
@@ -61,22 +63,37 @@ def fresh_dir(parent: Path, name: str) -> Path:
     raise AssertionError("unreachable")
 
 
-async def until_sigterm(play: Callable[[], Awaitable[None]]) -> bool:
-    """Run ``play``; SIGTERM (kill, a batch system's time limit) cancels it as cleanly
-    as Ctrl-C does. True when it did.
+# Signals that end a run as cleanly as Ctrl-C does: SIGTERM (kill, a batch system's time
+# limit) and SIGHUP (the terminal it ran in was closed).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def stop_signals() -> list[signal.Signals]:
+    """``STOP_SIGNALS`` but those ignored when the server started: ``nohup server ...``
+    asks to outlive the terminal, and does."""
+    return [s for s in STOP_SIGNALS if signal.getsignal(s) is not signal.SIG_IGN]
+
+
+async def until_terminated(play: Callable[[], Awaitable[None]]) -> signal.Signals | None:
+    """Run ``play``; a stop signal (``stop_signals``) cancels it as cleanly as Ctrl-C
+    does. The signal, when one did.
 
     An error of ``play`` reaches the caller as itself, not inside the
     exception group of the nursery that holds the signal's watcher.
     """
-    terminated = False
+    terminated: signal.Signals | None = None
+    watched = stop_signals()
+    if not watched:  # every one ignored when the server started: nothing to watch
+        await play()
+        return None
     try:
-        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+        with trio.open_signal_receiver(*watched) as signals:
             async with trio.open_nursery() as nursery:
 
                 async def watch() -> None:
                     nonlocal terminated
-                    async for _ in signals:
-                        terminated = True
+                    async for signum in signals:
+                        terminated = terminated or signal.Signals(signum)
                         nursery.cancel_scope.cancel()
 
                 nursery.start_soon(watch)
@@ -87,6 +104,19 @@ async def until_sigterm(play: Callable[[], Awaitable[None]]) -> bool:
             raise group.exceptions[0] from None
         raise
     return terminated
+
+
+def say_terminated(console: Console, signum: signal.Signals, kept: str) -> None:
+    """That a stop signal ended the run; quietly nothing when the terminal is gone
+    (SIGHUP): the files tell what was kept."""
+    with contextlib.suppress(OSError):
+        console.print(Text.assemble("\n", ("terminated", "yellow"),
+                                    f" ({signum.name}): every bot was stopped" + kept))
+
+
+def stopped_status(signum: signal.Signals) -> int:
+    """The exit status of a run a signal stopped, as a shell reports it: 128 + the signal."""
+    return 128 + int(signum)
 
 
 def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int, groups: int,
@@ -138,9 +168,9 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
     console.print(f"match {match_id}: seed {seed}, {groups * 16} hands"
                   + (f", logs in {root}" if root else ""), markup=False)
     try:
-        # SIGTERM (kill, a batch system's time limit) stops the match as cleanly as
-        # Ctrl-C: the bots are killed and the finished hands kept.
-        terminated = trio.run(until_sigterm, play)
+        # SIGTERM (kill, a batch system's time limit) and SIGHUP (the terminal closed)
+        # stop the match as cleanly as Ctrl-C: the bots are killed, the finished hands kept.
+        terminated = trio.run(until_terminated, play)
     except BaseException as exc:
         if not is_interrupt(exc):
             raise
@@ -148,12 +178,10 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                                     + (f"; the finished hands are kept in {root}" if root
                                        else "")))
         return EXIT_INTERRUPTED
-    if terminated:
-        console.print(Text.assemble("\n", ("terminated", "yellow"),
-                                    " (SIGTERM): every bot was stopped"
-                                    + (f"; the finished hands are kept in {root}" if root
-                                       else "")))
-        return EXIT_TERMINATED
+    if terminated is not None:
+        say_terminated(console, terminated, f"; the finished hands are kept in {root}"
+                       if root else "")
+        return stopped_status(terminated)
     if not holder:  # the remote seats' port could not be opened
         return EXIT_BAD_SETUP
     result = holder[0]

@@ -26,6 +26,7 @@ from typing import Protocol
 import trio
 
 from server.bots import Peer, start_bot
+from server.leftovers import scratch_prefix
 from server.paths import output_folder
 from server.sandbox import (
     SANDBOXES,
@@ -88,7 +89,7 @@ class ProcessLauncher:
     def _work_root(self) -> Path:
         """This launcher's folder of bot folders (two matches never share one)."""
         parent = self.sandbox.work_dir or Path(tempfile.gettempdir())
-        root = parent / f"mahjong-bots-{os.getpid()}-{self._token}"
+        root = parent / f"{scratch_prefix('mahjong-bots-')}{self._token}"
         root.mkdir(parents=True, exist_ok=True)
         if root not in self._roots:  # each bot's folder goes when it stops; this catches
             self._roots.add(root)  # a peer never closed

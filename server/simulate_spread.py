@@ -63,6 +63,7 @@ from server.engine.simulate import (
     summarize,
 )
 from server.errors import InputError
+from server.leftovers import scratch_prefix, sweep_scratch
 
 Advance = Callable[[int], None]  # told how many hands a chunk that ended played
 # Never sent to a node: version control, virtual environments, caches, build leftovers.
@@ -244,7 +245,8 @@ def play_on_node(folders: bytes | None, specs: Sequence[str], home: int | None, 
     if folders is None:
         return _play_here(specs, seed, start, stop)
     cwd, path, modules = os.getcwd(), list(sys.path), set(sys.modules)
-    with tempfile.TemporaryDirectory(prefix="mahjong-simulate-") as scratch:
+    sweep_scratch()  # what chunks whose worker was killed left on this node
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("mahjong-simulate-")) as scratch:
         with tarfile.open(fileobj=io.BytesIO(folders), mode="r:gz") as tar:
             tar.extractall(scratch, filter="data")
         specs = [os.path.join(scratch, spec) if is_file_spec(spec.rpartition(":")[0])

@@ -1,5 +1,5 @@
 """Run a turn-based ruleset's match from the command line: one line per game (every
-turn with ``-v``), the standings, Ctrl-C and SIGTERM, exit status. Any ruleset
+turn with ``-v``), the standings, Ctrl-C, SIGTERM and SIGHUP, exit status. Any ruleset
 behind the seam that gives ``TurnRules`` is run by this, unchanged."""
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from rulesets.seam import GamePlan, StandingRow
 from server.match_cli import (
     EXIT_COMPLETED,
     EXIT_INTERRUPTED,
-    EXIT_TERMINATED,
     fresh_dir,
     is_interrupt,
-    until_sigterm,
+    say_terminated,
+    stopped_status,
+    until_terminated,
 )
 from server.say import err_console, one_line, out_console
 from server.turn_match import TurnMatch, TurnMatchResult, TurnPlayer, run_turn_match
@@ -75,17 +76,16 @@ def run_turn_match_cli(match: TurnMatch, *, verbose: bool, seed: int) -> int:
                   markup=False)
     kept = f"; the finished games are kept in {match.root}" if match.root else ""
     try:
-        terminated = trio.run(until_sigterm, play)
+        terminated = trio.run(until_terminated, play)
     except BaseException as exc:
         if not is_interrupt(exc):
             raise
         console.print(Text.assemble("\n", ("interrupted", "yellow"),
                                     ": every bot was stopped" + kept))
         return EXIT_INTERRUPTED
-    if terminated:
-        console.print(Text.assemble("\n", ("terminated", "yellow"),
-                                    " (SIGTERM): every bot was stopped" + kept))
-        return EXIT_TERMINATED
+    if terminated is not None:
+        say_terminated(console, terminated, kept)
+        return stopped_status(terminated)
     out_console().print(standings_table(holder[0].standings, match.players))
     if match.root is not None:
         console.print(f"logs: {match.root}", markup=False)

@@ -20,6 +20,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -270,6 +271,10 @@ def test_a_node_removed_while_its_table_plays_costs_a_replay_not_a_result(
         store.close()
     assert replays, "no table was played again: " + done.stderr[-3000:]
     assert all(r == 1 and attempt == 1 for r, _, attempt, _, _ in replays), replays
+    victim_id = victim.node_id  # type: ignore[attr-defined]
+    # Every replay names the node that died (from Ray's error if the table had not told
+    # the tracker yet), and no other.
+    assert all(node.endswith("/" + victim_id[:8]) for _, _, _, node, _ in replays), replays
     assert "played again from its start" in done.stderr
     data = json.loads((out / "standings.json").read_text())
     assert [(r["round"], r["table"]) for r in data["replays"]] == [(r, t) for r, t, *_ in replays]
@@ -285,17 +290,40 @@ def test_the_starting_process_killed_and_resumed_gives_the_same_standings(
     proc = tournament(str(bots_toml(tmp_path)), *ARGS, "--out", str(out), "--cluster", address)
     try:
         wait_for(out, "done 4", proc)
+        workers = set(marked(CLUSTER_MARK))  # the nodes' processes, their workers among them
         proc.send_signal(signal.SIGKILL)  # a power cut on the machine that started it
         proc.wait()
     finally:
         proc.kill()
         proc.wait()
     assert_no_bots_left()  # Ray ends the tasks of a driver that died, and so their bots
+    # ... and so the workers that played them (in a while), which could not remove their
+    # scratch folders
+    left = scratch_of(workers)
+    assert left, "the killed tables left no scratch folder: the test shows nothing"
+    end = time.monotonic() + 30
+    while any(Path(f"/proc/{owner(p)}").exists() for p in left) and time.monotonic() < end:
+        time.sleep(0.2)
     assert 4 <= sum(status == "done" for _, _, status, _ in played(out)) < 9
     resumed = finish(tournament("--resume", "--out", str(out), "--cluster", address))
     assert resumed.returncode == 0, resumed.stderr[-3000:]
     assert same_standings(here, out)
     assert_no_bots_left()
+    assert [p for p in left if p.exists()] == []  # swept when the resume used the nodes
+
+
+def scratch_of(pids: set[int]) -> list[Path]:
+    """The scratch folders of tables (and their bots) that processes ``pids`` made
+    (named after them: ``server.leftovers.scratch_prefix``)."""
+    return [path for prefix in ("mahjong-table-", "mahjong-bots-")
+            for path in Path(tempfile.gettempdir()).glob(prefix + "*-*-*")
+            if owner(path) in pids]
+
+
+def owner(scratch: Path) -> int:
+    """The pid a scratch folder is named after."""
+    word = scratch.name.split("-")[2]
+    return int(word) if word.isdigit() else 0
 
 
 def test_a_program_a_node_does_not_have_stops_the_tournament_with_one_line(

@@ -154,3 +154,49 @@ def test_an_address_where_no_cluster_listens_is_one_line_at_once(tmp_path: Path)
         assert done.returncode == 2, done.stderr
         assert said in done.stderr and "Traceback" not in done.stderr
         assert not (tmp_path / "out" / "tournament.sqlite").exists()
+
+
+# What Ray 2.60 raised, word for word, when the node a table's task ran on was removed
+# under it (the error's only account of the node is its text).
+NODE_ID = "8da78f66867693bb1bb5cba3ef5522c80116c3a78b375cc899e19bd9"
+NODE_DIED = (
+    "Task failed because the node it was running on is dead or unavailable. Node IP: "
+    f"192.0.2.2, node ID: {NODE_ID}. This can happen if the node was preempted, had a "
+    "hardware failure, or its raylet crashed unexpectedly. To see node death information, "
+    f"use `ray list nodes --filter node_id={NODE_ID}`, check the Ray dashboard cluster page, "
+    "search the node ID in the GCS logs, or use `ray logs raylet.out -ip 192.0.2.2`.")
+
+
+def test_a_lost_task_names_the_node_ray_says_it_died_with() -> None:
+    """A table lost before its node told the tracker it had begun is recorded on the node
+    Ray's own error names, not as 'a node that had not started it'."""
+    import trio
+    from ray import exceptions
+
+    from server.cluster import Cluster, NodeLost, died_node_id
+
+    assert died_node_id(exceptions.NodeDiedError(NODE_DIED)) == NODE_ID
+    assert died_node_id(exceptions.WorkerCrashedError()) is None
+
+    def get(ref: object) -> object:
+        raise exceptions.NodeDiedError(NODE_DIED)
+
+    # Ray's side as the driver sees it: the task has ended, its result is Ray's error,
+    # and the node is listed dead.
+    ray = type("Ray", (), {
+        "exceptions": exceptions,
+        "wait": staticmethod(lambda refs, timeout: (refs, [])),
+        "get": staticmethod(get),
+        "nodes": staticmethod(lambda: [{"NodeID": NODE_ID, "Alive": False,
+                                        "NodeManagerHostname": "node-b",
+                                        "NodeManagerAddress": "192.0.2.2"}]),
+    })
+    cluster = Cluster(ray)  # type: ignore[arg-type]
+    try:
+        trio.run(cluster.result, object())
+    except NodeLost as exc:
+        lost = exc
+    else:
+        raise AssertionError("no NodeLost")
+    assert lost.node == f"node-b/{NODE_ID[:8]}"
+    assert str(lost) == "Task failed because the node it was running on is dead or unavailable"

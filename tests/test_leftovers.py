@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -118,6 +119,9 @@ def test_a_match_killed_outright_takes_its_bots_and_the_next_start_the_rest(
     assert_die_at_once(bots, mark)
     # What the bots started outlives them: only the next start can find it.
     assert len(marked(mark)) == 8
+    # So do the bots' working folders, which only the server removed.
+    scratch = list(Path(tempfile.gettempdir()).glob(f"mahjong-bots-{server.pid}-*"))
+    assert scratch
     hold.unlink()
     done = subprocess.run(cli("check-bot", f"{PY} {HOLD_BOT} {hold}", "--hands", "1"),
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -127,6 +131,7 @@ def test_a_match_killed_outright_takes_its_bots_and_the_next_start_the_rest(
     assert f"python3 {HOLD_BOT.name} hold (pids " in said
     assert marked(mark) == {}
     assert list((tmp_path / "runs").iterdir()) == []  # every run file is gone
+    assert not any(folder.exists() for folder in scratch)
 
 
 def test_a_tournament_killed_outright_leaves_nothing_after_resume(
@@ -233,3 +238,47 @@ def test_the_console_line_names_what_was_stopped() -> None:
     assert line.plain.startswith("stopped 3 processes that an earlier server")
     assert "python3 bot.py [red]x? (pids 12, 13); " in line.plain  # as it is, never markup
     assert "x" * 59 + "… (pid 14)" in line.plain and "x" * 60 not in line.plain
+
+
+# --- scratch folders ---------------------------------------------------------------------------
+
+
+def test_scratch_folders_whose_owner_is_gone_are_swept_and_no_other(tmp_path: Path) -> None:
+    """A folder named by ``scratch_prefix`` goes once its process is gone (or its pid
+    belongs to another process now); the living's, an older server's unstamped folder,
+    a symlink and what it points to stay."""
+    gone = subprocess.Popen([PY, "-c", "import time; time.sleep(60)"])
+    gone_started = leftovers.start_time(gone.pid)
+    gone.kill()
+    gone.wait()
+    me, my_start = os.getpid(), leftovers.start_time(os.getpid())
+    assert gone_started is not None and my_start is not None
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep").write_text("x")
+    parent = tmp_path / "tmp"
+    parent.mkdir()
+    names = {
+        "table of a dead worker": f"mahjong-table-{gone.pid}-{gone_started}-k2j4x_9a",
+        "bots of a dead server": f"mahjong-bots-{gone.pid}-{gone_started}-0123456789ab",
+        "a pid given to another": f"mahjong-table-{me}-{my_start + 1}-abcdefgh",
+        "mine": f"mahjong-table-{me}-{my_start}-abcdefgh",
+        "unstamped": f"mahjong-bots-{gone.pid}-0123456789ab",
+        "not ours": f"mahjong-tables-{gone.pid}-{gone_started}-abc",
+    }
+    for name in names.values():
+        (parent / name / "hand001-seat0").mkdir(parents=True)
+        (parent / name / "hand001-seat0" / "out.txt").write_text("x")
+    link = parent / f"mahjong-table-{gone.pid}-{gone_started}-link"
+    link.symlink_to(outside)
+    removed = leftovers.sweep_scratch(parent)
+    swept = {"table of a dead worker", "bots of a dead server", "a pid given to another"}
+    assert sorted(removed) == sorted(parent / names[k] for k in swept)
+    assert {p.name for p in parent.iterdir()} == \
+        {names[k] for k in names.keys() - swept} | {link.name}
+    assert (outside / "keep").exists()
+
+
+def test_a_scratch_prefix_names_its_owner() -> None:
+    prefix = leftovers.scratch_prefix("mahjong-table-")
+    assert prefix == f"mahjong-table-{os.getpid()}-{leftovers.start_time(os.getpid())}-"

@@ -558,8 +558,9 @@ def test_bad_ai_argument_exits_2_before_anything_starts(
 
 @pytest.mark.parametrize(("signum", "status", "word"), [
     (signal.SIGINT, 130, "interrupted"),  # Ctrl-C
-    (signal.SIGTERM, 143, "terminated"),
-], ids=["SIGINT", "SIGTERM"])
+    (signal.SIGTERM, 143, "terminated (SIGTERM)"),
+    (signal.SIGHUP, 129, "terminated (SIGHUP)"),  # the terminal was closed
+], ids=["SIGINT", "SIGTERM", "SIGHUP"])
 def test_ctrl_c_stops_the_match_and_keeps_the_finished_hands(
         tmp_path: Path, no_leftover_bots: str, signum: int, status: int, word: str) -> None:
     # One bot takes 50 ms a turn, so that a hand lasts about a second: SIGINT lands mid-hand.
@@ -611,6 +612,19 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_hands(
     run = run_server("report", str(folder), "--html", str(tmp_path / "report.html"))
     assert run.returncode == 0, run.stderr
     assert f"note: {unfinished.name}: no page: an unfinished hand" in run.stdout
+
+
+def test_nohup_keeps_the_server_through_a_closed_terminal() -> None:
+    """SIGHUP stops a run only when it was not ignored at the start (``nohup``)."""
+    from server.match_cli import stop_signals
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        assert stop_signals() == [signal.SIGTERM]
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        assert stop_signals() == [signal.SIGTERM, signal.SIGHUP]
+    finally:
+        signal.signal(signal.SIGHUP, before)
 
 
 # --- a student's bot outside the repository ------------------------------------------------

@@ -42,9 +42,10 @@ from typing import Any
 import trio
 
 from rulesets.registry import load
-from server.cluster import Cluster, ClusterError, NodeLost, here
+from server.cluster import Cluster, ClusterError, NodeLost, here, import_ray
 from server.console import configure_logging
 from server.errors import InputError
+from server.leftovers import scratch_prefix, sweep_scratch
 from server.tournament.programs import PROGRAMS
 from server.tournament.runner import Runner, table_name
 from server.tournament.schedule import TablePlan
@@ -52,6 +53,9 @@ from server.tournament.store import Store
 from server.tournament.tables import FaultNote, TableJob, TableOutcome, play_table
 
 MAX_ATTEMPTS = 4  # a table lost with its node this often stops the tournament
+# A lost table's node when neither Ray's error nor the table named it: a worker that died
+# on a node still alive, before the table's first step.
+UNNAMED = "a node Ray did not name (its worker died before the table began)"
 PUMP_SECONDS = 0.5  # how often the tracker's news is fetched
 
 Key = tuple[int, int]  # (round, table)
@@ -104,11 +108,14 @@ def missing(job: TableJob, needs: Sequence[Sequence[str]]) -> str | None:
 def run_on_node(job: TableJob, snapshots: str, programs: bytes,
                 needs: Sequence[Sequence[str]], tracker: Any, attempt: int) -> NodeResult:
     """A Ray task: play ``job`` on this node, its programs unpacked from ``programs``."""
+    ray = import_ray()
     configure_logging(False)  # as the tournament does: no line-by-line account of the table
     node = here()
     key = (job.plan.round, job.plan.table)
-    tracker.started.remote(key, attempt, node)
-    with tempfile.TemporaryDirectory(prefix="mahjong-table-") as scratch:
+    # Waited for: once the table has begun, the tracker knows where it plays.
+    ray.get(tracker.started.remote(key, attempt, node))
+    sweep_scratch()  # what tables whose worker was killed (their driver died) left here
+    with tempfile.TemporaryDirectory(prefix=scratch_prefix("mahjong-table-")) as scratch:
         folder = Path(scratch) / "programs"
         unpack(programs, folder)
         there = str(folder)
@@ -198,7 +205,9 @@ class ClusterTables:
                 break
             except NodeLost as exc:
                 self._pump(force=True)
-                node = self.where.get((key, attempt), "a node that had not started it")
+                # Ray's error names the node; the tracker heard of it only if the table
+                # had begun (a node may die while its worker starts).
+                node = exc.node or self.where.get((key, attempt)) or UNNAMED
                 self.store.replayed(plan, node, str(exc))
                 self.on_lost(plan)
                 name = table_name(plan)

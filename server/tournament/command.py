@@ -17,7 +17,7 @@ from rulesets.registry import DEFAULT, listing, load
 from server.cluster import Cluster, ClusterError, connected
 from server.console import configure_logging
 from server.errors import InputError
-from server.match_cli import until_sigterm
+from server.match_cli import say_terminated, stopped_status, until_terminated
 from server.paths import output_folder
 from server.remote import RemoteOptions, RemoteSetupError, remote_options
 from server.sandbox import BotLimits, SandboxError
@@ -42,7 +42,6 @@ from server.tournament.store import Entry, Store, StoreError
 from server.tournament.tables import FaultNote
 
 DB_NAME = "tournament.sqlite"
-EXIT_TERMINATED = 143  # 128 + SIGTERM, as a match
 
 
 def remote_for(entries: Sequence[Entry], listen: str | None, token_pairs: Sequence[str],
@@ -217,24 +216,24 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
             if live is not None:
                 live.start()
                 live.update(view())
-            terminated = trio.run(until_sigterm, runner.run)
+            terminated = trio.run(until_terminated, runner.run)
         except BaseExceptionGroup as group:  # Ctrl-C while tables play, or a bad command
             if group.subgroup(KeyboardInterrupt) is not None:
                 raise KeyboardInterrupt from None
             bad = group.subgroup(InputError)
             if bad is None:
                 raise
-            raise first_leaf(bad) from None
+            raise as_one(bad) from None
         finally:
             if live is not None:
                 live.stop()
         st = write_all(config, store)
         for line in repeats.summary():
             console.print(line, markup=False, emoji=False, highlight=False)
-        if terminated:
-            console.print("terminated (SIGTERM): every bot was stopped; finished tables are "
-                          "kept; go on with --resume", markup=False)
-            return EXIT_TERMINATED
+        if terminated is not None:
+            say_terminated(console, terminated, "; finished tables are kept; go on with "
+                           "--resume")
+            return stopped_status(terminated)
         if quiet:
             return 0
         out = out_console()
@@ -267,13 +266,23 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
         store.close()
 
 
-def first_leaf(group: BaseExceptionGroup[InputError]) -> InputError:
-    """The first error of a (nested) exception group."""
-    error: BaseException = group
-    while isinstance(error, BaseExceptionGroup):
-        error = error.exceptions[0]
-    assert isinstance(error, InputError)
-    return error
+def as_one(group: BaseExceptionGroup[InputError]) -> InputError:
+    """The errors of a (nested) exception group as one: tables that stopped at once for
+    different reasons (two bots' programs missing) are all named."""
+    said: list[str] = []
+    for error in leaves(group):
+        if str(error) not in said:
+            said.append(str(error))
+    first = leaves(group)[0]
+    if len(said) == 1 and isinstance(first, InputError):
+        return first
+    return InputError("; ".join(said))
+
+
+def leaves(error: BaseException) -> list[BaseException]:
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for e in error.exceptions for leaf in leaves(e)]
+    return [error]
 
 
 def say_folder(folder: Path, console: Console) -> None:

@@ -26,11 +26,13 @@ each executable file, and each ``*.py`` file (run with this Python), except
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import shlex
 import sys
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 
 from rulesets.registry import DEFAULT, load
@@ -40,6 +42,8 @@ from server.remote import PREFIX, RemoteSetupError, check_name
 from server.tournament.store import Entry
 
 FILL_IN_NAME = "fill-in-{}"
+# The keys a [[bot]] table of BOTS.toml may have.
+ENTRY_KEYS = ("name", "command", "ruleset", "io")
 
 
 class EntriesError(ValueError):
@@ -65,8 +69,16 @@ def load_entries(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
     entries = _from_folder(path) if path.is_dir() else _from_toml(path, ruleset)
     if path.is_dir() and ruleset != DEFAULT:
         rules = load(ruleset)
-        entries = [Entry(e.name, rules.entry_command(e.command, None, f"{path}: {e.name}"))
-                   for e in entries]
+        ruled, problems = [], []
+        for e in entries:  # every bot that cannot be used, said at once
+            try:
+                ruled.append(Entry(e.name, rules.entry_command(e.command, None,
+                                                               f"{path}: {e.name}")))
+            except InputError as exc:
+                problems.append(str(exc))
+        if problems:
+            raise EntriesError("; ".join(problems))
+        entries = ruled
     names = [e.name for e in entries]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -85,34 +97,19 @@ def _from_toml(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
                            "bots)") from None
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise EntriesError(f"{path}: {reason(exc)}") from None
+    _check_keys(path, data)
     out = []
+    problems = []  # every bot that cannot be used, said at once
     for i, item in enumerate(data.get("bot", [])):
-        name, command = item.get("name"), item.get("command")
-        if not isinstance(name, str) or not name or name.startswith("fill-in-"):
-            raise EntriesError(f"{path}: bot {i + 1} needs a name (not fill-in-N)")
-        if isinstance(command, list) and all(isinstance(w, str) for w in command):
-            command = command[0] if len(command) == 1 and command[0].startswith(PREFIX) \
-                else shlex.join(command)
-        if not isinstance(command, str):
-            raise EntriesError(f"{path}: bot {name!r} needs a command")
-        own = item.get("ruleset", ruleset)
-        if own != ruleset:
-            raise EntriesError(f"{path}: bot {name!r} plays the {own} ruleset, and this "
-                               f"tournament is of the {ruleset} ruleset (--ruleset)")
-        io = item.get("io")
-        if io is not None and not isinstance(io, str):
-            raise EntriesError(f"{path}: bot {name!r}: io must be a string")
-        if command.strip().startswith(PREFIX):
-            out.append(Entry(name, (_remote(path, name, command.strip()),)))
-            continue
         try:
-            argv = parse_command(_rebase(command, base))
-            stored = tuple(argv) if ruleset == DEFAULT and io is None else \
-                load(ruleset).entry_command(argv, io, f"{path}: bot {name!r}")
-        except (BotCommandError, InputError) as exc:
-            raise EntriesError(f"{path}: bot {name!r}: {reason(exc)}"
-                               if isinstance(exc, BotCommandError) else str(exc)) from None
-        out.append(Entry(name, stored))
+            out.append(_toml_entry(path, i, item, ruleset, base))
+        except EntriesError as exc:
+            problems.append(str(exc).removeprefix(f"{path}: "))
+    if len(problems) == 1:
+        raise EntriesError(f"{path}: {problems[0]}")
+    if problems:
+        raise EntriesError(f"{path}: {len(problems)} bots cannot be used: "
+                           + "; ".join(f"({n}) {p}" for n, p in enumerate(problems, 1)))
     seen: dict[str, str] = {}
     for entry in out:
         if (remote := entry.remote) is not None:
@@ -122,6 +119,69 @@ def _from_toml(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
                                    "of its own")
             seen[remote] = entry.name
     return out
+
+
+def _toml_entry(path: Path, i: int, item: object, ruleset: str, base: Path) -> Entry:
+    """The ``i``-th ``[[bot]]`` table of a bots file, or EntriesError naming it."""
+    if not isinstance(item, dict):
+        raise EntriesError(f"{path}: bot {i + 1}: bot is a table ([[bot]] with name = "
+                           "and command =), not a value")
+    name, command = item.get("name"), item.get("command")
+    unknown = sorted(set(item) - set(ENTRY_KEYS))
+    if unknown:
+        which = repr(name) if isinstance(name, str) and name else str(i + 1)
+        raise EntriesError(f"{path}: bot {which}: {_unknown(unknown, ENTRY_KEYS)} (a bot's "
+                           f"keys are {', '.join(ENTRY_KEYS)})")
+    if not isinstance(name, str) or not name or name.startswith("fill-in-"):
+        raise EntriesError(f"{path}: bot {i + 1} needs a name (not fill-in-N)")
+    if isinstance(command, list) and all(isinstance(w, str) for w in command):
+        command = command[0] if len(command) == 1 and command[0].startswith(PREFIX) \
+            else shlex.join(command)
+    if not isinstance(command, str):
+        raise EntriesError(f"{path}: bot {name!r} needs a command")
+    own = item.get("ruleset", ruleset)
+    if own != ruleset:
+        raise EntriesError(f"{path}: bot {name!r} plays the {own} ruleset, and this "
+                           f"tournament is of the {ruleset} ruleset (--ruleset)")
+    io = item.get("io")
+    if io is not None and not isinstance(io, str):
+        raise EntriesError(f"{path}: bot {name!r}: io must be a string")
+    if command.strip().startswith(PREFIX):
+        return Entry(name, (_remote(path, name, command.strip()),))
+    try:
+        argv = parse_command(_rebase(command, base))
+        stored = tuple(argv) if ruleset == DEFAULT and io is None else \
+            load(ruleset).entry_command(argv, io, f"{path}: bot {name!r}")
+    except (BotCommandError, InputError) as exc:
+        raise EntriesError(f"{path}: bot {name!r}: {reason(exc)}"
+                           if isinstance(exc, BotCommandError) else str(exc)) from None
+    return Entry(name, stored)
+
+
+def _check_keys(path: Path, data: dict[str, object]) -> None:
+    """Refuse what a bots file holds besides its ``[[bot]]`` tables, by name: a
+    misspelt table would otherwise leave the field empty without a word."""
+    unknown = sorted(set(data) - {"bot"})
+    if unknown:
+        raise EntriesError(f"{path}: {_unknown(unknown, ('bot',), table=True)} (a bots file "
+                           "holds [[bot]] tables, each with name = and command =)")
+    if not isinstance(data.get("bot", []), list):
+        raise EntriesError(f"{path}: bot must be a list of tables, written [[bot]], not "
+                           "[bot] or bot =")
+
+
+def _unknown(keys: Sequence[str], known: Sequence[str], table: bool = False) -> str:
+    """What was not understood, each with the name it was likely meant to be."""
+    def shown(key: str) -> str:
+        return f"[[{key}]]" if table else repr(key)
+
+    said = []
+    for key in keys:
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        said.append(shown(key) + (f" (did you mean {shown(close[0])}?)" if close else ""))
+    if len(said) == 1:
+        return f"{'table' if table else 'key'} {said[0]} is not understood"
+    return f"{'tables' if table else 'keys'} {', '.join(said)} are not understood"
 
 
 def _remote(path: Path, name: str, command: str) -> str:
