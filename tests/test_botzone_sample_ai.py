@@ -27,11 +27,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("MahjongGB")
-judge = pytest.importorskip("rulesets.botzone.judge")
-
-from sample_ai.botzone import greedy_bot, random_bot  # noqa: E402
-from tests.datadir import BOTZONE  # noqa: E402
+import rulesets.botzone.judge as judge
+from sample_ai.botzone import greedy_bot, random_bot
+from tests.datadir import BOTZONE
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ROOT / "tests" / "bots" / "botzone"

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import MahjongGB
 import pytest
 from rich.console import Console
 
@@ -111,7 +112,7 @@ def test_the_last_state_is_the_finish_the_judge_displayed(name: str) -> None:
 def test_the_winners_shown_hand_scores_the_judges_fans_with_the_calculator(name: str) -> None:
     """The final table is right to the tile: PyMahjongGB, fed the winner's hand and
     melds as shown, names the same fans the judge displayed (flags from that list)."""
-    calculator = pytest.importorskip("MahjongGB").MahjongFanCalculator
+    calculator = MahjongGB.MahjongFanCalculator
     view = _view(name)
     result, last = view.result, view.states[-1]
     assert result is not None and result.player is not None
