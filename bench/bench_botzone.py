@@ -9,7 +9,7 @@ Three measurements, each printed as a table (``--part`` picks some):
   every turn is timed from one turn's end to the next (asking the four seats
   at the same time, recording the answers, the judge's step), the judge's own
   share (``requests`` and ``step``) apart. The 34 games judged by the official
-  judge (``shared/data/botzone``) are played the same way by seats that give
+  judge (``tests/data/botzone``) are played the same way by seats that give
   the recorded answers, and checked to give the recorded outputs. A turn
   sends 4 requests; per request is a turn's time over 4.
 * ``bots``: a game's wall time with real bot processes through
@@ -23,7 +23,7 @@ Three measurements, each printed as a table (``--part`` picks some):
   real command line (``server match --ruleset botzone``) with the C++ bot.
 * ``official``: the same games judged the way Botzone judges them: a fresh
   judge process per turn, fed ``{"log": [...], "initdata": ...}`` (the whole
-  game so far; README of ``shared/data/botzone``, "Replaying a game"), which
+  game so far; ``tests/data/botzone/README.md``, "Replaying a game"), which
   re-reads the whole game. The judge is any executable given with
   ``--judge classic=PATH --judge duplicate=PATH`` (Botzone's own, built from
   its public source, is not part of this project); every output it prints is
@@ -67,9 +67,10 @@ from rulesets.botzone.judge import Judge
 from rulesets.seam import GamePlan, Reply
 from server.botzone_io import Answer
 from server.turns import GameLog, play_turns
+from tests.datadir import BOTZONE
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = [ROOT.parent / "shared" / "data" / "botzone"]  # --data replaces it
+DATA = [BOTZONE]  # --data replaces it
 VARIANTS = ("classic", "duplicate")
 DISCARDER = ROOT / "tests" / "bots" / "botzone" / "discarder.py"
 CPP_BOT = ROOT / "bench" / "bots" / "drawn_discard.cpp"

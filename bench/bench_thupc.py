@@ -29,9 +29,10 @@ if __package__ in (None, ""):
 
 from rulesets.thupc2021 import run
 from scoring import analysis, distance
+from tests.datadir import THUPC
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data" / "thupc2021"
+DATA = THUPC
 CLI = [sys.executable, "-c", "from server.cli import main; main()", "thupc"]
 MODULE = [sys.executable, "-m", "rulesets.thupc2021"]
 

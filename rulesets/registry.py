@@ -28,7 +28,7 @@ class Listing:
 
 
 LISTINGS: tuple[Listing, ...] = (
-    Listing(DEFAULT, "the contest of SPEC.md: 96-hand duplicate, line protocol, "
+    Listing(DEFAULT, "the contest of docs/SPEC.md: 96-hand duplicate, line protocol, "
             "simplified GB fans", "rulesets.default"),
     Listing("botzone", "Botzone's Chinese Standard Mahjong (国标麻将): the official judge's "
             "rules, Botzone bots", "rulesets.botzone.ruleset", ("classic", "duplicate")),

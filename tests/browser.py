@@ -2,18 +2,17 @@
 
 Tests that need it take the ``browser_page`` fixture from ``conftest``-free
 import: ``from tests.browser import open_page``. Where no browser is found the
-tests skip with the reason, except under CI (``CI=true``), where that fails.
+tests skip naming it (``tests.system_tools.need``), except under CI, where that fails.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import pytest
+from tests.system_tools import need
 
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -30,17 +29,7 @@ def chromium_path() -> str | None:
 
 
 def require_browser() -> str:
-    path = chromium_path()
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        path = None
-    if path is None:
-        reason = "no headless Chromium (apt-get install chromium) or no playwright package"
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason + " — required under CI")
-        pytest.skip(reason)
-    return path
+    return chromium_path() or need("chromium")
 
 
 @contextmanager

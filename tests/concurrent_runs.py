@@ -76,11 +76,25 @@ def run_concurrently(jobs: dict[str, Callable[[dict[str, str]], T]],
     return {key: future.result() for key, future in futures.items()}
 
 
+def will_skip(item: pytest.Item) -> bool:
+    """Whether ``item`` is skipped before it runs: a ``skip`` mark (pytest gives one to
+    the single item of an empty parameter set, whose parameters are unset) or a
+    ``skipif`` whose condition is a true value."""
+    if item.get_closest_marker("skip") is not None:
+        return True
+    for mark in item.iter_markers("skipif"):
+        conditions = mark.args or (mark.kwargs.get("condition", True),)
+        if any(not isinstance(c, str) and bool(c) for c in conditions):
+            return True
+    return False
+
+
 def selected(request: pytest.FixtureRequest, test: str) -> Iterable[dict[str, Any]]:
     """The parameters of each selected test (``-m``, ``-k``) of the requesting module whose
-    function is named ``test``: ``{}`` for a test without parameters."""
+    function is named ``test``: ``{}`` for a test without parameters. A test that will
+    be skipped has no run (nothing to play, and no parameters to play it with)."""
     for item in request.session.items:
         if isinstance(item, pytest.Function) and item.module is request.module and \
-                item.originalname == test:
+                item.originalname == test and not will_skip(item):
             callspec = getattr(item, "callspec", None)
             yield dict(callspec.params) if callspec is not None else {}

@@ -13,9 +13,9 @@ from types import ModuleType
 
 import pytest
 
+from tests.datadir import BOTZONE as DATA
+
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "botzone"
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="no ../shared/data/botzone")
 
 # A judge process as Botzone runs one: it reads {"log", "initdata"} and re-judges the
 # whole game so far (our judge stands in for the official one here).
@@ -42,7 +42,6 @@ def load_bench() -> ModuleType:
     return module
 
 
-@needs_data
 def test_server_part_plays_seeded_and_recorded_games_without_a_difference(
         capsys: pytest.CaptureFixture[str]) -> None:
     bench = load_bench()
@@ -54,7 +53,6 @@ def test_server_part_plays_seeded_and_recorded_games_without_a_difference(
     assert [len(played[v]) for v in ("classic", "duplicate")] == [1, 1]
 
 
-@needs_data
 def test_a_judge_process_per_turn_gets_botzones_input_and_agrees(tmp_path: Path) -> None:
     bench = load_bench()
     game = json.loads((DATA / "c18_real_random_bot_re.json").read_text(encoding="utf-8"))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.datadir import BOTZONE
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,10 +128,11 @@ def test_without_the_calculator_every_command_says_how_to_install_it(tmp_path: P
     (blocker / "__init__.py").write_text("raise ImportError('not installed (test)')\n")
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "COLUMNS": "200"}
     bot = "json:" + KEPT.format("json")
-    data = ROOT.parent / "shared" / "data" / "botzone" / "c05_robbed_added_kong.json"
+    data = BOTZONE / "c05_robbed_added_kong.json"
+    assert data.is_file(), f"{data} is missing from the repository's test data"
     for args in (["match", "--ruleset", "botzone", bot, bot, bot, bot],
                  ["check-bot", "--ruleset", "botzone", bot],
-                 *([["verify", str(data)]] if data.exists() else [])):
+                 ["verify", str(data)]):
         run = subprocess.run([*SERVER, *args], cwd=ROOT, capture_output=True, text=True,
                              timeout=60, env=env)
         assert run.returncode == 2, (args, run.stderr)

@@ -2,7 +2,7 @@
 re-judged, nothing left running.
 
 The strongest check replays every game judged by the official judge
-(../shared/data/botzone) live: four real bot processes answer as the recorded
+(tests/data/botzone) live: four real bot processes answer as the recorded
 seats did (``tests/bots/botzone/recorded.py``), from the recorded initdata,
 and the server must send every request, show every display and give the
 scores of the recorded game again.
@@ -28,12 +28,12 @@ from typing import Any
 import pytest
 
 from tests.concurrent_runs import Done, run_concurrently, selected
+from tests.datadir import botzone_games
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
-DATA = ROOT.parent / "shared" / "data" / "botzone"
-GAMES = sorted(DATA.glob("*.json")) if DATA.is_dir() else []
+GAMES = botzone_games()
 RECORDED = "tests/bots/botzone/recorded.py"
 DISCARDER = "tests/bots/botzone/discarder.py"
 
@@ -109,7 +109,6 @@ def replay_args(index: int) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not GAMES, reason="../shared/data/botzone is not here")
 @pytest.mark.parametrize("index", range(len(GAMES)), ids=[p.stem for p in GAMES])
 def test_a_game_judged_on_botzone_played_again_live_gives_every_request_display_and_score(
         index: int, played: dict[str, Done[Played]]) -> None:

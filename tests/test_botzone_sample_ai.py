@@ -27,14 +27,13 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("MahjongGB")
-judge = pytest.importorskip("rulesets.botzone.judge")
-
-from sample_ai.botzone import greedy_bot, random_bot  # noqa: E402
+import rulesets.botzone.judge as judge
+from sample_ai.botzone import greedy_bot, random_bot
+from tests.datadir import BOTZONE
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTS = ROOT / "tests" / "bots" / "botzone"
-DATA = ROOT / ".." / "shared" / "data" / "botzone"  # the games judged by the official judge
+DATA = BOTZONE  # the games judged by the official judge
 KINDS = [s + str(n) for s in "WBT" for n in range(1, 10)] + [
     "F1", "F2", "F3", "F4", "J1", "J2", "J3"]
 
@@ -178,7 +177,6 @@ def test_wr786_like_bot_sometimes_wins_wrongly_in_classic() -> None:
 # --- the 136-tile bot in the 144-tile game -----------------------------------------------
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/botzone is absent")
 def test_ccr_like_bot_crashes_where_the_real_one_did_in_c18() -> None:
     """Fed the recorded requests, it passes the INIT, DEAL and DRAW turns and dies on PLAY F2."""
     record = json.loads((DATA / "c18_real_random_bot_re.json").read_text())

@@ -18,12 +18,12 @@ from rulesets.botzone.tiles import (
     split_walls,
     standard_tiles,
 )
-
-DATA = Path(__file__).parents[1] / ".." / "shared" / "data" / "botzone"
+from tests.datadir import botzone_games
 
 
 def real_games() -> list[Path]:
-    return sorted(DATA.glob("*_real_*.json")) if DATA.is_dir() else []
+    """The reference games played by public Botzone bots: walls the judge shuffled itself."""
+    return [path for path in botzone_games() if "_real_" in path.name]
 
 
 def test_standard_tiles_are_the_judges_list_in_its_order() -> None:
@@ -70,7 +70,6 @@ def test_random_shuffle_swaps_each_index_with_rand_mod_i_plus_one() -> None:
     assert items == expected
 
 
-@pytest.mark.skipif(not real_games(), reason="../shared/data/botzone is absent")
 @pytest.mark.parametrize("path", real_games(), ids=lambda path: path.name)
 def test_srand_alone_regenerates_the_judges_wall_of_a_real_game(path: Path) -> None:
     """Those games were played with quan given, so no rand() went to the quan."""

@@ -14,11 +14,11 @@ import pytest
 
 from rulesets.botzone.verify import verify_path, verify_record
 from rulesets.seam import VerifyReport
+from tests.datadir import BOTZONE as DATA
+from tests.datadir import botzone_games
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "botzone"
-GAMES = sorted(DATA.glob("*.json")) if DATA.is_dir() else []
-pytestmark = pytest.mark.skipif(not GAMES, reason="../shared/data/botzone is not here")
+GAMES = botzone_games()
 
 
 def load(name: str) -> dict[str, Any]:

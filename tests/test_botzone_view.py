@@ -1,5 +1,5 @@
 """The Botzone game view, its terminal replay and its HTML page, over the
-official judge's games in ../shared/data/botzone."""
+official judge's games in tests/data/botzone."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import MahjongGB
 import pytest
 from rich.console import Console
 
@@ -20,12 +21,11 @@ from rulesets.botzone.page import write_game_page
 from rulesets.botzone.replay import answer_text, show_game
 from rulesets.botzone.ruleset import find_record as read_record
 from rulesets.botzone.view import GameView, TableState, game_view, remaining_walls
+from tests.datadir import BOTZONE as DATA
+from tests.datadir import botzone_games
 
-DATA = Path(__file__).parents[1] / ".." / "shared" / "data" / "botzone"
-FILES = sorted(DATA.glob("*.json")) if DATA.is_dir() else []
+FILES = botzone_games()
 SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
-
-needs_data = pytest.mark.skipif(len(FILES) != 34, reason=f"the 34 Botzone games are not in {DATA}")
 
 
 @cache
@@ -35,8 +35,6 @@ def _record(name: str) -> dict[str, Any]:
 
 
 def _file(prefix: str) -> str:
-    if not FILES:
-        pytest.skip(f"the Botzone games are not in {DATA}")
     (path,) = [f for f in FILES if f.name.startswith(prefix + "_")]
     return path.name
 
@@ -64,7 +62,6 @@ names = [f.name for f in FILES]
 wins = [f.name for f in FILES if _record(f.name)["judge"][-1]["display"]["action"] == "HU"]
 
 
-@needs_data
 @pytest.mark.parametrize("name", names)
 def test_every_seat_holds_thirteen_tiles_and_fourteen_with_a_drawn_tile(name: str) -> None:
     view = _view(name)
@@ -81,7 +78,6 @@ def _sort_key(tile: str) -> tuple[int, str]:
     return ("WBTFJH".index(tile[0]), tile[1:])
 
 
-@needs_data
 @pytest.mark.parametrize("name", names)
 def test_tiles_on_the_table_and_left_in_the_walls_are_the_whole_wall(name: str) -> None:
     view = _view(name)
@@ -93,7 +89,6 @@ def test_tiles_on_the_table_and_left_in_the_walls_are_the_whole_wall(name: str) 
         assert _tiles_on_table(view, state) == whole, (state.step, state.action)
 
 
-@needs_data
 @pytest.mark.parametrize("name", names)
 def test_the_last_state_is_the_finish_the_judge_displayed(name: str) -> None:
     record, view = _record(name), _view(name)
@@ -113,12 +108,11 @@ def test_the_last_state_is_the_finish_the_judge_displayed(name: str) -> None:
     assert view.states[-1].answers == ()
 
 
-@needs_data
 @pytest.mark.parametrize("name", wins)
 def test_the_winners_shown_hand_scores_the_judges_fans_with_the_calculator(name: str) -> None:
     """The final table is right to the tile: PyMahjongGB, fed the winner's hand and
     melds as shown, names the same fans the judge displayed (flags from that list)."""
-    calculator = pytest.importorskip("MahjongGB").MahjongFanCalculator
+    calculator = MahjongGB.MahjongFanCalculator
     view = _view(name)
     result, last = view.result, view.states[-1]
     assert result is not None and result.player is not None
@@ -150,7 +144,6 @@ def test_fan_names_are_the_calculators_81_fans_and_its_extra_kong_fan() -> None:
     assert ENGLISH["花牌"] == "Flower Tiles" and ENGLISH["抢杠和"] == "Robbing The Kong"
 
 
-@needs_data
 def test_c05_shows_the_added_kong_and_its_robbing() -> None:
     view = _view(_file("c05"))
     bugang = next(s for s in view.states if s.action == "BUGANG")
@@ -164,7 +157,6 @@ def test_c05_shows_the_added_kong_and_its_robbing() -> None:
     assert ("抢杠和", "Robbing The Kong") in [(f.chinese, f.english) for f in result.fans]
 
 
-@needs_data
 def test_c09_shows_a_flower_as_the_kong_replacement() -> None:
     view = _view(_file("c09"))
     actions = [s.action for s in view.states]
@@ -177,7 +169,6 @@ def test_c09_shows_a_flower_as_the_kong_replacement() -> None:
     assert result is not None and "杠上开花" not in {f.chinese for f in result.fans}
 
 
-@needs_data
 def test_c16_shows_the_nearest_of_two_hu_claims_winning() -> None:
     view = _view(_file("c16"))
     claim_turn = view.states[-2]
@@ -188,7 +179,6 @@ def test_c16_shows_the_nearest_of_two_hu_claims_winning() -> None:
     assert view.states[-1].discards[2][-1].taken_by == 3
 
 
-@needs_data
 def test_d13_shows_the_wa_and_why() -> None:
     view = _view(_file("d13"))
     result = view.result
@@ -197,7 +187,6 @@ def test_d13_shows_the_wa_and_why() -> None:
     assert result.scores == (10, 10, -30, 10)
 
 
-@needs_data
 def test_our_logs_cause_time_and_debug_are_shown() -> None:
     """A record of ours carries ms, debug and cause per answer: the view keeps them."""
     record = json.loads(json.dumps(_record(_file("d13"))))
@@ -215,7 +204,6 @@ def test_our_logs_cause_time_and_debug_are_shown() -> None:
     assert "7 ms" in text and "debug: hmm" in text and "next seat's wall" in text
 
 
-@needs_data
 def test_d14_ends_as_a_draw_with_the_walls_shown_unbalanced() -> None:
     view = _view(_file("d14"))
     assert view.states[-1].wall == (0, 1, 0, 0)
@@ -223,7 +211,6 @@ def test_d14_ends_as_a_draw_with_the_walls_shown_unbalanced() -> None:
     assert result is not None and result.action == "HUANG" and result.scores == (0, 0, 0, 0)
 
 
-@needs_data
 @pytest.mark.parametrize("name", names)
 def test_every_step_renders_in_codes_and_the_whole_game_in_glyphs(name: str) -> None:
     view = _view(name)
@@ -237,7 +224,6 @@ def test_every_step_renders_in_codes_and_the_whole_game_in_glyphs(name: str) -> 
     assert "\U0001f007" in text or "\U0001f019" in text  # a glyph
 
 
-@needs_data
 def test_replay_command_shows_a_botzone_record_and_refuses_a_broken_one(
         tmp_path: Path) -> None:
     path = DATA / _file("c10")
@@ -277,7 +263,6 @@ def test_read_record_tells_a_botzone_record_from_other_json(tmp_path: Path) -> N
     assert read_record(tmp_path) is not None
 
 
-@needs_data
 def test_game_page_steps_with_the_keys_and_shows_fans_in_chinese_and_english(
         tmp_path: Path) -> None:
     from tests.browser import open_page
@@ -309,7 +294,6 @@ def test_game_page_steps_with_the_keys_and_shows_fans_in_chinese_and_english(
         assert errors == []
 
 
-@needs_data
 def test_game_page_opens_at_its_address_step_and_shows_flowers(tmp_path: Path) -> None:
     from tests.browser import open_page
 
@@ -325,7 +309,6 @@ def test_game_page_opens_at_its_address_step_and_shows_flowers(tmp_path: Path) -
         assert errors == []
 
 
-@needs_data
 def test_names_and_answers_from_a_record_are_shown_as_they_are_never_as_markup() -> None:
     record = json.loads(json.dumps(_record(_file("c13"))))
     record["names"] = ["[/x]", "[bold]b", ":ghost:", "d"]

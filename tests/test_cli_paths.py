@@ -149,7 +149,7 @@ def test_a_bad_path_exits_2_with_one_line_and_no_traceback(
             pass
         else:
             UNWRITABLE.rmdir()
-            pytest.skip(f"{UNWRITABLE.parent} can be written in here")
+            pytest.fail(f"{UNWRITABLE.parent} took a new folder: this test needs one that cannot")
     run = server(*(a.format(**paths) for a in args))
     assert "Traceback" not in run.stdout + run.stderr, run.stderr
     assert run.returncode == 2, run.stderr

@@ -27,12 +27,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import ray.cluster_utils as ray_cluster_utils
 
 from server.tournament.store import Store
 from server.verify import verify_path
 from tests.test_tournament import marked, standings_of
-
-ray_cluster_utils = pytest.importorskip("ray.cluster_utils")
 
 pytestmark = pytest.mark.slow
 

@@ -7,12 +7,11 @@ fans, or differ only under one of its named tolerances. Any other difference
 fails, with the hand. Every multiset of four chows is also compared on a
 single decomposition, for GB's rules for combining sets.
 
-Without PyMahjongGB the tests skip, except under ``CI=true``, where they fail.
+PyMahjongGB is one of the test extras, so these tests always run.
 """
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -53,19 +52,9 @@ class Run:
     translations: Counter[str] = field(default_factory=Counter)  # GB composites, hidden
 
 
-def _require_gb() -> None:
-    try:
-        import MahjongGB  # noqa: F401
-    except ImportError:
-        if os.environ.get("CI") == "true":
-            pytest.fail("PyMahjongGB is required under CI=true: pip install PyMahjongGB")
-        pytest.skip("PyMahjongGB is not installed (pip install PyMahjongGB): no GB oracle")
-
-
 @pytest.fixture(scope="module")
 def run() -> Run:
     """Every hand scored by us and by GB, once for all the tests below."""
-    _require_gb()
     result = Run()
 
     def compare(hand_label: str, hand: WinningHand) -> None:
@@ -136,7 +125,6 @@ def test_every_four_chows_combine_as_in_gb() -> None:
     outside the table, 连六, 老少副, 清龙, 花龙, 三步高, which take part in them)
     are compared without the tolerance for another decomposition.
     """
-    _require_gb()
     disagreements = []
     compared = 0
     for chows in combinations_with_replacement(CHOW_STARTS, 4):

@@ -19,7 +19,6 @@ import contextlib
 import json
 import logging
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -37,6 +36,7 @@ from server.match import HandSummary, MatchConfig, Player, play_match_hand
 from server.sandbox import TAG_VARIABLE, BotLimits
 from server.seats import ProcessLauncher, Sandbox
 from server.table import TableOptions
+from tests.system_tools import need
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "hostile"
@@ -47,7 +47,6 @@ ENV_TAG = "HOSTILE_TEST_TAG"
 # bots starting at once meet on a loaded 2-core machine (over 1 s there, measured).
 OPTIONS = TableOptions(hard_limit=1.5, join_limit=5.0)
 LIMITS = BotLimits(memory_mb=256, cpu_seconds=2, file_mb=8)
-IN_CI = os.environ.get("CI") == "true"
 
 
 # --- nothing left running ------------------------------------------------------------------
@@ -88,10 +87,7 @@ def no_leftovers(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 def bwrap_or_skip() -> None:
-    if shutil.which("bwrap") is None:
-        if IN_CI:
-            pytest.fail("bubblewrap (bwrap) is not installed: CI must run the sandbox tests")
-        pytest.skip("bubblewrap (bwrap) is not installed")
+    need("bwrap")
 
 
 @pytest.fixture(params=["none", "bwrap"])

@@ -7,18 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.browser import open_page
+from tests.datadir import LEGACY_LOGS
 
-LEGACY = Path(__file__).resolve().parents[2] / "shared" / "data" / "legacy-logs"
 SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
 
 
 def _legacy(name: str) -> Path:
-    path = LEGACY / name
-    if not path.exists():
-        pytest.skip(f"{path} is not here")
+    path = LEGACY_LOGS / name
+    assert path.is_file(), f"{path} is missing from the repository's test data"
     return path
 
 

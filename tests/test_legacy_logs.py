@@ -1,6 +1,6 @@
 """The original server's game logs: read, rewritten byte for byte, and re-scored.
 
-Five logs of a real 2015 contest (``shared/data/legacy-logs``, beside the repo)
+Five logs of a real 2015 contest (``tests/data/legacy-logs``)
 record the fans the original server gave each win. Every win is rebuilt from
 the log's events and scored again under SPEC; where the original's fan code
 differs from SPEC, the difference is listed below with its reason, not copied.
@@ -9,9 +9,7 @@ differs from SPEC, the difference is listed below with its reason, not copied.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
-from pathlib import Path
 
 import pytest
 
@@ -28,8 +26,8 @@ from server.engine.legacy_log import (
     parse_legacy_log,
     winning_hand,
 )
-
-LOG_DIR = Path(__file__).parents[2] / "shared" / "data" / "legacy-logs"
+from tests.datadir import LEGACY_LOGS as LOG_DIR
+from tests.datadir import legacy_logs
 
 # Where the original server's fan code differs from SPEC, and why. Read from its
 # source (sticnarf/Mahjong, server/src/main.rs, ``cal_fan``, ``_cal_fan``); none of
@@ -107,12 +105,7 @@ NAMES = [row[0] for row in LOGS]
 
 
 def read_log(name: str) -> str:
-    path = LOG_DIR / name
-    if not path.exists():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{path} is missing; under CI the legacy logs must be present")
-        pytest.skip(f"{path} is missing: the legacy logs live in shared/ beside the repo")
-    return path.read_bytes().decode("utf-8")
+    return (LOG_DIR / name).read_bytes().decode("utf-8")
 
 
 def rebuilt(concealed: str, melds: str, win: str, self_drawn: bool) -> WinningHand:
@@ -123,9 +116,7 @@ def rebuilt(concealed: str, melds: str, win: str, self_drawn: bool) -> WinningHa
 
 
 def test_the_log_folder_holds_the_five_logs():
-    if not LOG_DIR.is_dir():
-        read_log(NAMES[0])  # skips, or fails under CI
-    assert sorted(p.name for p in LOG_DIR.glob("*.log")) == sorted(NAMES)
+    assert [p.name for p in legacy_logs()] == sorted(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -7,7 +7,6 @@ the Python bots' decision functions answering, and with the C++ bot as a process
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -22,6 +21,7 @@ from rulesets.noi2014.hands import check_target, distance
 from rulesets.noi2014.tiles import shuffled_wall
 from rulesets.seam import Reply
 from sample_ai.noi2014 import greedy_bot, random_bot
+from tests.system_tools import need
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_ai" / "noi2014"
@@ -36,8 +36,7 @@ OPEN = ["0 0", "1 " + READY]
 @pytest.fixture(scope="session")
 def plain_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The C++ sample, built as the README says (with -Wall: no warnings allowed)."""
-    if shutil.which("g++") is None:
-        pytest.skip("no g++ to build the C++ sample")
+    need("g++")
     out = tmp_path_factory.mktemp("plain") / "plain_bot"
     built = subprocess.run(["g++", "-O2", "-std=c++17", "-Wall", "-o", str(out),
                             str(SAMPLES / "plain_bot.cpp")],

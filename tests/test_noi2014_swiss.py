@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.system_tools import need
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,9 +26,7 @@ SETTINGS = ["--ruleset", "noi2014", "--rounds", "4", "--orders", "2", "--seed", 
 
 @pytest.fixture(scope="module")
 def plain_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    compiler = shutil.which("g++")
-    if compiler is None:
-        pytest.skip("no C++ compiler")
+    compiler = need("g++")
     exe = tmp_path_factory.mktemp("cpp") / "plain_bot"
     subprocess.run([compiler, "-O2", "-std=c++17", "-o", str(exe),
                     str(SAMPLES / "plain_bot.cpp")], check=True, timeout=180)

@@ -2,7 +2,7 @@
 engine's own hands write logs that read back to the same events.
 
 The five real logs come from a 2015 contest run of the original server
-(``shared/data/legacy-logs/``). Their recorded fans may differ from ours (the
+(``tests/data/legacy-logs/``). Their recorded fans may differ from ours (the
 original's fan code has known faults), so only the play is compared: deals,
 actions, winner and kind of win.
 """
@@ -10,7 +10,6 @@ actions, winner and kind of win.
 from __future__ import annotations
 
 import functools
-import os
 import random
 from pathlib import Path
 
@@ -34,9 +33,9 @@ from server.engine.legacy_log import (
 )
 from server.engine.record import legacy_events, legacy_log, replay_legacy, wall_of
 from server.engine.rng import deal
+from tests.datadir import legacy_logs
 
-LOG_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "legacy-logs"
-LOGS = sorted(LOG_DIR.glob("*.mahjong.log")) if LOG_DIR.is_dir() else []
+LOGS = legacy_logs()
 AIS = ("bots/a", "bots/b", "bots/c", "bots/d")
 # Deals of seed 2015 whose seeded random play gives draws, wins of both kinds and
 # every kind of kong (``test_the_engine_hands_cover_...`` checks that it still does).
@@ -44,19 +43,10 @@ ENGINE_DEALS = (0, 2, 5, 7, 16, 19, 29)
 N_ENGINE_HANDS = len(ENGINE_DEALS) + 1  # and a scripted robbed kong
 
 
-def real_logs() -> list[Path]:
-    if not LOGS:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the legacy logs are missing from {LOG_DIR}")
-        pytest.skip(f"the legacy logs are not at {LOG_DIR}")
-    return LOGS
-
-
-@pytest.fixture(params=range(5), ids=lambda i: LOGS[i].name if i < len(LOGS) else str(i))
+@pytest.fixture(params=LOGS, ids=lambda path: path.name)
 def log(request: pytest.FixtureRequest) -> LegacyLog:
-    logs = real_logs()
-    assert len(logs) == 5
-    return parse_legacy_log(logs[request.param].read_text(encoding="utf-8"))
+    path: Path = request.param
+    return parse_legacy_log(path.read_text(encoding="utf-8"))
 
 
 # --- the real logs ---------------------------------------------------------------------
@@ -105,7 +95,7 @@ def test_the_engine_scores_a_replayed_win_as_recorded(
 
 
 def test_the_real_logs_hold_the_kinds_of_play_they_are_meant_to_test() -> None:
-    logs = [parse_legacy_log(p.read_text(encoding="utf-8")) for p in real_logs()]
+    logs = [parse_legacy_log(p.read_text(encoding="utf-8")) for p in LOGS]
     kinds = {type(e).__name__ for log in logs for e in log.events}
     assert {"PickEvent", "OutEvent", "PengEvent", "ChiEvent", "JGangEvent", "HuEvent"} <= kinds
     hows = {log.result.how for log in logs if log.result is not None}

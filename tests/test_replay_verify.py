@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-LEGACY = Path(__file__).resolve().parents[2] / "shared" / "data" / "legacy-logs"
+from tests.datadir import legacy_logs
+
 SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
 BOTS = ["sample_ai/greedy.py", "sample_ai/greedy.py", "sample_ai/random_bot.py",
         "sample_ai/random_bot.py"]
@@ -18,17 +19,6 @@ BOTS = ["sample_ai/greedy.py", "sample_ai/greedy.py", "sample_ai/random_bot.py",
 
 def server(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*SERVER, *args], capture_output=True, text=True, timeout=300)
-
-
-def legacy_logs() -> list[Path]:
-    logs = sorted(LEGACY.glob("*.log"))
-    if not logs:
-        import os
-
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"no legacy logs in {LEGACY}")
-        pytest.skip(f"no legacy logs in {LEGACY}")
-    return logs
 
 
 @pytest.fixture(scope="module")

@@ -13,11 +13,11 @@ import pytest
 
 from rulesets import registry
 from rulesets.seam import CommandArgs, Ruleset, Unsupported
+from tests.datadir import BOTZONE as DATA
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
 DRAW = "tests/bots/drawbot.py"
-DATA = ROOT.parent / "shared" / "data" / "botzone"
 
 
 def server(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
@@ -88,7 +88,6 @@ def test_a_command_a_ruleset_does_not_have_says_so() -> None:
         registry.load("thupc2021").verify(ROOT)
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data/botzone is not here")
 def test_a_log_goes_to_the_ruleset_that_wrote_it() -> None:
     botzone = registry.load("botzone")
     default = registry.load("default")

@@ -161,7 +161,6 @@ def test_cluster_without_ray_says_how_to_install_it() -> None:
 
 def test_bots_folders_too_big_to_travel_are_refused_before_ray_starts(
         tmp_path: Path) -> None:
-    pytest.importorskip("ray")
     folder = student_folder(tmp_path)
     (folder / "bots" / "model.bin").write_bytes(bytes(64 * 1024))
     (folder / ".venv").mkdir()  # never travels, however big
@@ -257,7 +256,6 @@ def test_bot_files_take_their_own_folders_along(tmp_path: Path,
 def test_cluster_local_gives_the_summary_of_one_process(tmp_path: Path) -> None:
     """A Ray instance started by the command; the bots' folders reach its tasks through
     the cluster's object store (the crashes' tracebacks name the tasks' copies)."""
-    pytest.importorskip("ray")
     folder = student_folder(tmp_path / "me")
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "crash.py").write_text(MY_BOTS)

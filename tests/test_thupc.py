@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 import random
 import subprocess
 import sys
@@ -41,8 +40,8 @@ from rulesets.thupc2021.simulator import Game
 from rulesets.thupc2021.tiles import THUPC_CODEC, parse_tile
 from scoring.analysis import regular_shanten
 from scoring.distance import regular_distance
+from tests.datadir import THUPC, THUPC_CASES, files
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "thupc2021"
 CASES = range(1, 11)
 REPO = Path(__file__).resolve().parents[1]
 A, B, C, D = range(4)
@@ -50,11 +49,10 @@ A, B, C, D = range(4)
 
 @pytest.fixture
 def data() -> Path:
-    if not (DATA / "1.in").is_file():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the THUPC cases are missing: {DATA}")
-        pytest.skip(f"the THUPC cases are not here: {DATA}")
-    return DATA
+    """The ten official cases, all of them: a missing file fails the test."""
+    files(THUPC, "*.in", THUPC_CASES)
+    files(THUPC, "*.ans", THUPC_CASES)
+    return THUPC
 
 
 def expected(data: Path, n: int) -> str:

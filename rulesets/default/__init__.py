@@ -1,4 +1,4 @@
-"""The default ruleset (SPEC.md): what each command of the shell does for it.
+"""The default ruleset (docs/SPEC.md): what each command of the shell does for it.
 
 Its pure core is ``protocol`` (tiles, messages), ``scoring`` (hand analysis,
 the simplified GB fan table, settlement) and ``server.engine`` (the hand
@@ -26,7 +26,7 @@ TABLE = frozenset({"hard_limit", "join_limit"})
 
 class DefaultRuleset(Ruleset):
     name = "default"
-    title = "SPEC.md's contest"
+    title = "docs/SPEC.md's contest"
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "groups", "on_fault",
                             "announce", "listen", "token", "work_dir"}) | LIMITS | TABLE,

@@ -1,6 +1,6 @@
 """The original server's per-game text log, read and written exactly.
 
-The format (``shared/data/legacy-logs/README.md``)::
+The format (``tests/data/legacy-logs/`` holds five real logs of it)::
 
     ver 1.0
     Mahjong Contest Round R Game G
