@@ -76,7 +76,8 @@ def say_faults(console: Console, summary: HandSummary, result: MatchResult) -> N
     for player, cause in summary.faults:
         name = result.config.players[player].name
         console.print(fault_line(f"hand {summary.plan.number + 1}", f"player {player} ({name})",
-                                 cause, *summary.stderr.get(player, (None, None))),
+                                 cause, *summary.stderr.get(player, (None, None)),
+                                 stdout_tail=summary.stdout.get(player)),
                       markup=False, emoji=False, highlight=False)
 
 

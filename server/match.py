@@ -67,6 +67,8 @@ class HandSummary:
     # By faulted player whose bot is a process: the end of what it wrote on stderr, and
     # the file that keeps the whole of it (None without a log folder), for its fault line.
     stderr: dict[int, tuple[bytes, Path | None]] = field(default_factory=dict)
+    # By faulted player: the end of its stdout that the protocol did not take.
+    stdout: dict[int, bytes] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -181,6 +183,9 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
     summary.stderr = {plan.seats[seat]: (peer.stderr_tail, peer.stderr_path)
                       for seat, peer in enumerate(peers)
                       if seat in outcome.faults and isinstance(peer, ProcessPeer)}
+    summary.stdout = {plan.seats[seat]: peer.unread_tail for seat, peer in enumerate(peers)
+                      if seat in outcome.faults and isinstance(peer, ProcessPeer)
+                      and peer.unread_tail}
     if files is not None and folder is not None:
         _write(files, folder, config, plan, d.first, summary)
     return summary

@@ -58,6 +58,7 @@ class FaultNote:
     cause: str
     stderr_tail: bytes | None = None
     stderr_file: str | None = None  # relative to the table's folder
+    stdout_tail: bytes | None = None  # what it wrote on stdout that the protocol refused
 
 
 @dataclass(slots=True)
@@ -129,7 +130,8 @@ def fault_notes(summary: HandSummary, root: Path) -> list[FaultNote]:
         file = None
         if path is not None:
             file = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
-        notes.append(FaultNote(summary.plan.number + 1, player, cause, tail, file))
+        notes.append(FaultNote(summary.plan.number + 1, player, cause, tail, file,
+                               summary.stdout.get(player)))
     return notes
 
 
