@@ -1,0 +1,213 @@
+"""Real runtimes under every ruleset's default limits, and limits that mean one thing.
+
+Java (a JVM with its defaults), Node and Python with numpy start and play under
+each ruleset's default memory limit, in a match and a tournament, with and without
+bubblewrap: the limit is on memory used (``server.memlimit``), not on the address
+space a JVM reserves. A bot that really uses more gets the memory verdict with a
+cause that names the limit; ``--help`` shows each ruleset's own defaults; what a
+bot wrote on stdout before it died is in its fault line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server import memlimit
+from server.bots import start_bot
+from server.sandbox import BotLimits
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNTIMES = ROOT / "tests" / "bots" / "runtimes"
+HOSTILE = ROOT / "tests" / "hostile"
+GREEDY = f"python3 {ROOT / 'sample_ai' / 'greedy.py'}"
+RULESETS = ("default", "botzone", "noi2014")
+
+
+def server(*args: str, cwd: Path | None = None, timeout: float = 300,
+           env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True,
+                          text=True, timeout=timeout, cwd=cwd or ROOT, env=env, check=False)
+
+
+def need(tool: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        pytest.skip(f"'{tool}' is not installed (install a JDK for java and javac, "
+                    "Node.js for node)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def java_bot(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """``java -cp DIR Main``: the bot compiled once for the module; its command line
+    without the mode word."""
+    need("java")
+    javac = need("javac")
+    out = tmp_path_factory.mktemp("java")
+    subprocess.run([javac, "-d", str(out), str(RUNTIMES / "Main.java")], check=True,
+                   timeout=120)
+    return f"java -cp {out} Main"
+
+
+@pytest.fixture(scope="module")
+def node_bot() -> str:
+    need("node")
+    return f"node {RUNTIMES / 'bot.js'}"
+
+
+def check_bot_args(ruleset: str, command: str, sandbox: str) -> list[str]:
+    """``server check-bot`` of one game (a hand) under the ruleset's default limits."""
+    if ruleset == "default":
+        return ["check-bot", f"{command} line", "--hands", "1", "--sandbox", sandbox]
+    return ["check-bot", f"json:{command} json", "--ruleset", ruleset, "--games", "1",
+            "--sandbox", sandbox]
+
+
+def bwrap_or_skip(sandbox: str) -> None:
+    if sandbox == "bwrap":
+        need("bwrap")
+
+
+@pytest.mark.parametrize("sandbox", ["none", "bwrap"])
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_java_bot_plays_under_the_default_limits(java_bot: str, ruleset: str,
+                                                 sandbox: str) -> None:
+    bwrap_or_skip(sandbox)
+    done = server(*check_bot_args(ruleset, java_bot, sandbox))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"\b0 problem|speaks the protocol", done.stdout), done.stdout
+
+
+@pytest.mark.parametrize("sandbox", ["none", "bwrap"])
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_node_bot_plays_under_the_default_limits(node_bot: str, ruleset: str,
+                                                 sandbox: str) -> None:
+    bwrap_or_skip(sandbox)
+    done = server(*check_bot_args(ruleset, node_bot, sandbox))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_numpy_bot_starts_under_the_smallest_default_limit() -> None:
+    """256 MB (botzone, noi2014) is the smallest default: a numpy bot plays a hand."""
+    pytest.importorskip("numpy", reason="numpy is not installed (pip install numpy)")
+    done = server("check-bot", f"python3 {RUNTIMES / 'numpy_bot.py'}", "--hands", "1",
+                  "--mem-limit", "256")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_java_and_node_bots_play_a_tournament(java_bot: str, node_bot: str, ruleset: str,
+                                              tmp_path: Path) -> None:
+    if ruleset == "default":
+        commands = [f"{java_bot} line", f"{node_bot} line", f"{java_bot} line",
+                    f"{node_bot} line"]
+        extra = ["--hands", "1"]
+        io = ""
+    else:
+        commands = [f"{java_bot} json", f"{node_bot} json", f"{java_bot} json",
+                    f"{node_bot} json"]
+        extra = ["--walls", "1", "--orders", "1"]
+        io = 'io = "json"\n'
+    bots = tmp_path / "BOTS.toml"
+    bots.write_text("".join(f'[[bot]]\nname = "b{k}"\ncommand = "{c}"\n{io}'
+                            for k, c in enumerate(commands)))
+    done = server("tournament", str(bots), "--ruleset", ruleset, "--rounds", "1",
+                  "--out", str(tmp_path / "t"), "--jobs", "1", *extra)
+    assert done.returncode == 0, done.stdout + done.stderr
+    said = done.stdout + done.stderr
+    assert "faulted" not in said and "TLE" not in said and " RE" not in said, said
+
+
+# --- the memory verdict --------------------------------------------------------------------
+
+
+def test_a_bot_over_the_limit_is_stopped_with_a_cause_naming_it() -> None:
+    done = server("check-bot", f"python3 {HOSTILE / 'memory_hog.py'}", "--hands", "1",
+                  "--mem-limit", "200")
+    assert done.returncode == 1
+    assert "memory limit of 200 MB reached" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("ruleset", ["botzone", "noi2014"])
+def test_a_botzone_bot_over_the_limit_gets_mle(ruleset: str) -> None:
+    hog = f"json:python3 {ROOT / 'tests' / 'bots' / 'botzone' / 'hostile.py'} json memory_hog"
+    done = server("check-bot", hog, "--ruleset", ruleset, "--games", "1")
+    assert "MLE: killed by SIGKILL (memory limit of 256 MB reached" in done.stdout, done.stdout
+
+
+async def _hog(limit_mb: int) -> str:
+    argv = [sys.executable, "-c",
+            "import sys; h = []\nwhile True: h.append(b'x' * (16 << 20))"]
+    peer = await start_bot(argv, "hog", None, limits=BotLimits(limit_mb, 30, 8))
+    while await peer.receive_some():
+        pass
+    await peer.close()
+    return peer.exit_detail
+
+
+async def test_where_no_cgroup_can_be_made_sampling_keeps_the_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(memlimit, "cgroups", lambda: None)
+    detail = await _hog(128)
+    assert detail.startswith("killed by SIGKILL (memory limit of 128 MB reached"), detail
+    assert "killed by the server" in detail
+
+
+async def test_a_cgroup_keeps_the_limit_where_one_can_be_made() -> None:
+    if memlimit.cgroups() is None:
+        pytest.skip("this machine lets the server make no memory cgroup")
+    detail = await _hog(128)
+    assert detail.startswith("killed by SIGKILL (memory limit of 128 MB reached"), detail
+    assert "killed by the kernel" in detail
+    assert not list(memlimit.cgroups().folder.glob("bot-*"))  # type: ignore[union-attr]
+
+
+# --- one meaning of every limit option ------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["match", "check-bot", "tournament", "replay"])
+def test_help_shows_each_rulesets_own_defaults(command: str) -> None:
+    done = server(command, "--help")
+    text = " ".join(done.stdout.split())
+    assert "4096 (default ruleset), 256 (botzone, noi2014)" in text, text
+    assert "300 (default ruleset), 3600 (botzone, noi2014)" in text
+    assert "64 (every ruleset)" in text
+
+
+def _probe_limits(stderr_text: str) -> set[str]:
+    return set(re.findall(r"limits mem=\S+ cpu=\S+ file=\S+", stderr_text))
+
+
+@pytest.mark.parametrize(("options", "want"), [
+    ((), "limits mem=4096 cpu=300 file=64"),
+    (("--mem-limit", "0", "--cpu-limit", "0", "--file-limit", "0"),
+     "limits mem=none cpu=none file=none"),
+    (("--mem-limit", "300", "--cpu-limit", "20", "--file-limit", "5"),
+     "limits mem=300 cpu=20 file=5"),
+])
+def test_a_bot_gets_the_same_limits_in_every_command(options: tuple[str, ...], want: str,
+                                                    tmp_path: Path) -> None:
+    """check-bot, a tournament and replay --bot give the probe the limits the options say
+    (a match is the tournament's table)."""
+    probe = f"python3 {RUNTIMES / 'limits_probe.py'}"
+    bots = tmp_path / "BOTS.toml"
+    bots.write_text("".join(f'[[bot]]\nname = "p{k}"\ncommand = "{probe}"\n' for k in range(4)))
+    done = server("tournament", str(bots), "--rounds", "1", "--hands", "1", "--out",
+                  str(tmp_path / "t"), "--jobs", "1", *options)
+    assert done.returncode == 0, done.stderr
+    stderr = "".join(p.read_text() for p in (tmp_path / "t").rglob("*.stderr"))
+    assert _probe_limits(stderr) == {want}, stderr
+    hand = next(p.parent for p in (tmp_path / "t").rglob("seat0.transcript"))
+    said = tmp_path / "said"
+    done = server("replay", str(hand), "--seat", "0", "--bot", probe, *options,
+                  env={"LIMITS_PROBE_FILE": str(said)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert _probe_limits(said.read_text()) == {want}
