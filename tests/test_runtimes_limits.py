@@ -211,3 +211,26 @@ def test_a_bot_gets_the_same_limits_in_every_command(options: tuple[str, ...], w
                   env={"LIMITS_PROBE_FILE": str(said)})
     assert done.returncode == 0, done.stdout + done.stderr
     assert _probe_limits(said.read_text()) == {want}
+
+
+# --- what a bot said before it died ---------------------------------------------------------
+
+
+def test_what_a_dying_bot_printed_on_stdout_is_in_its_fault_line(tmp_path: Path) -> None:
+    """Default ruleset: the JVM's reason, printed on stdout, reaches the console."""
+    fails = f"python3 {RUNTIMES / 'vm_fails.py'}"
+    bots = tmp_path / "BOTS.toml"
+    bots.write_text(f'[[bot]]\nname = "vm"\ncommand = "{fails}"\n' + "".join(
+        f'[[bot]]\nname = "g{k}"\ncommand = "{GREEDY}"\n' for k in range(3)))
+    done = server("tournament", str(bots), "--rounds", "1", "--hands", "1", "--out",
+                  str(tmp_path / "t"), "--jobs", "1")
+    assert "its stdout ends: Could not reserve enough space for code cache" in done.stderr \
+        + done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("ruleset", ["botzone", "noi2014"])
+def test_what_a_dying_botzone_bot_printed_is_in_its_cause(ruleset: str) -> None:
+    done = server("check-bot", f"json:python3 {RUNTIMES / 'vm_fails.py'}", "--ruleset", ruleset,
+                  "--games", "1")
+    assert "its stdout ends: Could not reserve enough space for code cache" in done.stdout, \
+        done.stdout
