@@ -1,6 +1,6 @@
 // A Node bot: "line" plays the default ruleset's line protocol (join, discard what it
-// draws, pass every claim); "json" one Botzone/NOI 2014 turn a process (the drawn tile
-// back, PASS otherwise).
+// draws, pass every claim); "json" plays Botzone/NOI 2014 turns (the drawn tile back,
+// PASS otherwise) and keeps running: later requests come one a line, as JSON strings.
 const readline = require("readline");
 const mode = process.argv[2] || "line";
 const rl = readline.createInterface({ input: process.stdin });
@@ -14,8 +14,10 @@ if (mode === "line") console.log("join");
 rl.on("line", (line) => {
   if (mode === "json") {
     const input = JSON.parse(line);
-    console.log(JSON.stringify({ response: respond(input.requests[input.requests.length - 1]) }));
-    process.exit(0);
+    const request = typeof input === "string" ? input : input.requests[input.requests.length - 1];
+    console.log(JSON.stringify({ response: respond(request) }));
+    console.log(">>>BOTZONE_REQUEST_KEEP_RUNNING<<<");
+    return;
   }
   const w = line.trim().split(" ");
   if (w[0] === "id") me = Number(w[1]);
