@@ -29,9 +29,10 @@ from typing import Protocol
 import trio
 
 from protocol.bot_errors import Reports
-from server import leftovers
+from server import leftovers, memlimit
 from server.leftovers import RUN_VARIABLE
-from server.sandbox import LiveBots, describe_exit, sweep
+from server.memlimit import MemoryGuard
+from server.sandbox import BotLimits, LiveBots, describe_exit, sweep
 from server.scripts import script_of, shebang_problem
 from server.spawn import BotProcess, open_bot_process
 
@@ -186,6 +187,8 @@ class ProcessPeer:
     left_behind: int = 0  # processes it had started that were killed after it
     stderr_tail: bytes = b""
     reports: Reports = field(default_factory=Reports)  # its own bugs it reported on stderr
+    unread_tail: bytes = b""  # the end of what it wrote on stdout that the protocol refused
+    memory: MemoryGuard | None = None  # what keeps it to its memory limit (server.memlimit)
     _stderr_done: trio.Event = field(default_factory=trio.Event, repr=False)
     _closed: bool = field(default=False, repr=False)
 
@@ -217,6 +220,12 @@ class ProcessPeer:
             await self._settle()
         return data
 
+    def keep_unread(self, text: str | bytes) -> None:
+        """Keep a line of the bot's output that the protocol did not take (a bad line,
+        a line after its fault): a fault line shows how it ends (a JVM's error)."""
+        line = text.encode(errors="replace") if isinstance(text, str) else text
+        self.unread_tail = (self.unread_tail + line + b"\n")[-STDERR_TAIL:]
+
     async def _settle(self) -> None:
         """After end of output: give the bot a moment to exit and say why on stderr."""
         with trio.move_on_after(SETTLE):
@@ -229,7 +238,13 @@ class ProcessPeer:
         """Why the bot stopped by itself, when it did ("" otherwise)."""
         if not self.exited_by_itself:
             return ""
-        return describe_exit(self.process.returncode, self.stderr_tail, self.sandboxed)
+        return describe_exit(self.process.returncode, self.stderr_tail, self.sandboxed,
+                             self.memory_verdict)
+
+    @property
+    def memory_verdict(self) -> str | None:
+        """"memory limit ..." when the memory limit stopped the bot; else None."""
+        return self.memory.verdict() if self.memory is not None else None
 
     async def drain_stderr(self, cap: int = STDERR_CAP,
                            save: Callable[[bytes], None] | None = None) -> None:
@@ -285,6 +300,8 @@ class ProcessPeer:
             await self.process.wait()
             self.exit_status = self.process.returncode
             await self._sweep()
+            if self.memory is not None:  # kills what is left in its cgroup, removes it
+                await trio.to_thread.run_sync(self.memory.finish)
             _live_bots.pop(self.process.pid, None)  # after: its tag stays its own to sweep
             for out in (self.process.stdout, self.process.stderr):
                 if out is not None:
@@ -343,11 +360,13 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
 
 async def start_bot(argv: list[str], label: str, stderr_path: Path | None,
                     cwd: Path | None = None, *, env: Mapping[str, str] | None = None,
-                    preexec: Callable[[], None] | None = None, tag: str | None = None,
+                    limits: BotLimits | None = None, tag: str | None = None,
                     sandboxed: bool = False, work_dir: Path | None = None) -> ProcessPeer:
     """Start one bot in its own process group with piped stdio.
 
-    ``preexec`` runs in the child before the bot (resource limits); ``work_dir``
+    ``limits`` are set in the child before the bot runs: its rlimits, and its
+    memory limit (it joins its own memory cgroup there, so everything it starts,
+    bubblewrap's tree included, is inside; ``server.memlimit``). ``work_dir``
     is removed when the bot is closed. Every bot (in a match, a tournament,
     check-bot, replay or the connect bridge) runs in ``bot_environment(env)``.
     The bot dies with the server
@@ -356,15 +375,30 @@ async def start_bot(argv: list[str], label: str, stderr_path: Path | None,
     (``server.leftovers``).
     """
     key = tag or f"untagged-{id(argv)}"
+    memory = memlimit.guard(limits.memory_mb) if limits is not None else None
+
+    def preexec() -> None:
+        if memory is not None:
+            memory.join()
+        if limits is not None:
+            limits.apply()
+
     _starting[key] = _starting.get(key, 0) + 1
     try:
         env = {**bot_environment(env), RUN_VARIABLE: leftovers.run_id()}
-        process = await open_bot_process(argv, cwd=cwd, env=env, preexec=preexec)
+        try:
+            process = await open_bot_process(argv, cwd=cwd, env=env, preexec=preexec)
+        except BaseException:
+            if memory is not None:
+                memory.finish()
+            raise
         _live_bots[process.pid] = tag or ""
         leftovers.record(process.pid)
+        if memory is not None:
+            memory.started(process.pid)
     finally:
         _starting[key] -= 1
         if not _starting[key]:
             del _starting[key]
     return ProcessPeer(label, process, stderr_path, tag=tag, sandboxed=sandboxed,
-                       work_dir=work_dir)
+                       work_dir=work_dir, memory=memory)

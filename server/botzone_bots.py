@@ -49,7 +49,7 @@ import tempfile
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
@@ -60,7 +60,6 @@ from server.botzone_io import (
     BAD_OUTPUT,
     BOTZONE,
     KEEP_RUNNING,
-    MEMORY_MB,
     MLE,
     NOTHING,
     OK,
@@ -216,9 +215,12 @@ class BotzoneBot:
             with trio.move_on_after(EXIT_GRACE):
                 await process.stderr_done.wait()
             await _close(process)
-            detail = describe_exit(turn.status, peer.stderr_tail, peer.sandboxed)
+            detail = describe_exit(turn.status, peer.stderr_tail, peer.sandboxed,
+                                   peer.memory_verdict)
+            printed = last_line(turn.output)  # not read as an answer: a crash says why there
             said = last_line(peer.stderr_tail)
-            cause = detail + (f"; its stderr ends: {said}" if said else "")
+            cause = detail + (f"; its stdout ends: {printed}" if printed else "") \
+                + (f"; its stderr ends: {said}" if said else "")
             verdict = MLE if "memory limit" in detail else RE
             return Answer(verdict, None, None, turn.ms, cause)
         output = parse_output(self.spec.mode, turn.output, kept=kept)
@@ -263,7 +265,7 @@ class BotzoneBot:
                 self._work = Path(tempfile.mkdtemp(prefix="botzone-bot-", dir=root))
             cwd = self._work
         peer = await start_bot(argv, self.label, None, cwd, env=env,
-                               preexec=self._process_limits.apply, tag=tag,
+                               limits=self._process_limits, tag=tag,
                                sandboxed=self._bwrap is not None)
         self.restarts += 1
         process = _Process(peer)
@@ -453,15 +455,18 @@ class Bots:
 
         if args["sandbox"] not in ("none", "bwrap"):
             raise InputError(f"--sandbox must be none or bwrap, not {args['sandbox']!r}")
-        limits = BotzoneLimits(base_seconds=float(args.get("time_limit", 1.0)), dialect=dialect)
-        given = {key: args[key] or None for key in ("mem_limit", "cpu_limit", "file_limit")
-                 if key in args.given}
-        limits = replace(limits, memory_mb=given.get("mem_limit", limits.memory_mb),
-                         cpu_seconds=given.get("cpu_limit", limits.cpu_seconds),
-                         file_mb=given.get("file_limit", limits.file_mb))
+        from rulesets.registry import limit_defaults
+        from server.sandbox import LIMIT_OPTIONS
+
+        # Not given: the ruleset's defaults; 0: none (as in every command and ruleset).
+        process = BotLimits.from_options({key: args.get(key) for key in LIMIT_OPTIONS},
+                                         limit_defaults(dialect.name))
+        limits = BotzoneLimits(base_seconds=float(args.get("time_limit") or 1.0),
+                               memory_mb=process.memory_mb, cpu_seconds=process.cpu_seconds,
+                               file_mb=process.file_mb, dialect=dialect)
         if args["sandbox"] == "bwrap":
             try:
-                check_bwrap(BotLimits(limits.memory_mb, limits.cpu_seconds, limits.file_mb))
+                check_bwrap(process)
             except SandboxError as exc:
                 raise InputError(str(exc)) from None
         return cls(specs, limits, args["sandbox"], work_root)
@@ -470,10 +475,10 @@ class Bots:
     def for_table(cls, table: TableRequest, base_seconds: float,
                   dialect: Dialect = BOTZONE) -> Bots:
         """A tournament table's bots: its players' stored commands, the tournament's
-        sandbox and limits (256 MB unless it sets the memory)."""
+        sandbox and limits (as stored: the ruleset's defaults unless it set them)."""
         sandbox = table.sandbox
         limits = BotzoneLimits(base_seconds=base_seconds,
-                               memory_mb=sandbox.limits.memory_mb or MEMORY_MB,
+                               memory_mb=sandbox.limits.memory_mb,
                                cpu_seconds=sandbox.limits.cpu_seconds,
                                file_mb=sandbox.limits.file_mb, dialect=dialect)
         return cls([command[0] for _, command in table.players], limits, sandbox.kind,

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rulesets.registry import DEFAULT, LISTINGS, listing, load
+from rulesets.registry import DEFAULT, LISTINGS, limit_default_help, listing, load
 from rulesets.seam import CommandArgs, Ruleset
 from server.errors import EXIT_BAD_INPUT, InputError
 from server.say import err_console, error_line, out_console
@@ -31,15 +31,20 @@ if TYPE_CHECKING:
 HELP = {
     "hard_limit": "Seconds before an unanswered prompt is a fault",
     "join_limit": "Seconds for each AI to join",
-    "mem_limit": "MB of address space per bot process (0: no limit)",
-    "cpu_limit": "CPU seconds per bot process, so per hand (0: no limit)",
-    "file_limit": "MB a bot may write to one file; under bwrap, to its /tmp (0: no limit)",
+    "mem_limit": "MB of memory a bot uses, its processes together (a memory cgroup per "
+                 "bot; see README, Hostile bots); 0: no limit",
+    "cpu_limit": "CPU seconds per bot process (a hand; botzone, noi2014: a turn, or a kept "
+                 "bot's game); 0: no limit",
+    "file_limit": "MB a bot may write to one file; under bwrap, to its /tmp; 0: no limit",
     "sandbox": "none, or bwrap: each bot under bubblewrap (read-only system, private /tmp, "
                "no network)",
     "work_dir": "Where each bot's working folder per hand is made (a temporary folder by "
                 "default)",
 }
 RULE_NOTE = " [default: {}; stored, and kept on --resume]"
+# The limit options' help in every command: the same words, each ruleset's own default.
+LIMIT_HELP = {key: f"{HELP[key]} [default: {limit_default_help(key)}]"
+              for key in ("mem_limit", "cpu_limit", "file_limit")}
 RULESET_HELP = "The ruleset: " + ", ".join(
     entry.name for entry in LISTINGS if entry.kind == "match") + " (see 'server rulesets')"
 LOG_NOTE = " (default: the one that wrote the log)"
@@ -312,9 +317,12 @@ def match(
                                                "tcp:NAME AIs connect")] = None,
     token: Annotated[list[str] | None, typer.Option(help="NAME=SECRET for tcp:NAME "
                                                     "(generated and printed if absent)")] = None,
-    mem_limit: Annotated[int, typer.Option(min=0, help=HELP["mem_limit"])] = 4096,
-    cpu_limit: Annotated[int, typer.Option(min=0, help=HELP["cpu_limit"])] = 300,
-    file_limit: Annotated[int, typer.Option(min=0, help=HELP["file_limit"])] = 64,
+    mem_limit: Annotated[int | None, typer.Option(
+        min=0, help=LIMIT_HELP["mem_limit"], show_default=False)] = None,
+    cpu_limit: Annotated[int | None, typer.Option(
+        min=0, help=LIMIT_HELP["cpu_limit"], show_default=False)] = None,
+    file_limit: Annotated[int | None, typer.Option(
+        min=0, help=LIMIT_HELP["file_limit"], show_default=False)] = None,
     sandbox: Annotated[str, typer.Option(help=HELP["sandbox"])] = "none",
     work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,
     variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
@@ -338,9 +346,12 @@ def check_bot(
     hard_limit: Annotated[float, typer.Option(min=1.0, help="Seconds before an unanswered "
                                               "prompt is a fault")] = 5.0,
     join_limit: Annotated[float, typer.Option(min=0.1, help="Seconds to join")] = 5.0,
-    mem_limit: Annotated[int, typer.Option(min=0, help="MB of address space (0: none)")] = 4096,
-    cpu_limit: Annotated[int, typer.Option(min=0, help="CPU seconds per hand (0: none)")] = 300,
-    file_limit: Annotated[int, typer.Option(min=0, help="MB per file written (0: none)")] = 64,
+    mem_limit: Annotated[int | None, typer.Option(
+        min=0, help=LIMIT_HELP["mem_limit"], show_default=False)] = None,
+    cpu_limit: Annotated[int | None, typer.Option(
+        min=0, help=LIMIT_HELP["cpu_limit"], show_default=False)] = None,
+    file_limit: Annotated[int | None, typer.Option(
+        min=0, help=LIMIT_HELP["file_limit"], show_default=False)] = None,
     sandbox: Annotated[str, typer.Option(help="none or bwrap")] = "none",
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
     variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
@@ -369,6 +380,14 @@ def replay(
                                              "whose recorded lines the bot gets")] = None,
     bot: Annotated[str | None, typer.Option(help="Feed this bot (path or quoted command) "
                                             "the lines --seat received, compare answers")] = None,
+    hard_limit: Annotated[float, typer.Option(
+        min=1.0, help="With --bot: " + HELP["hard_limit"])] = 5.0,
+    mem_limit: Annotated[int | None, typer.Option(
+        min=0, help="With --bot: " + LIMIT_HELP["mem_limit"], show_default=False)] = None,
+    cpu_limit: Annotated[int | None, typer.Option(
+        min=0, help="With --bot: " + LIMIT_HELP["cpu_limit"], show_default=False)] = None,
+    file_limit: Annotated[int | None, typer.Option(
+        min=0, help="With --bot: " + LIMIT_HELP["file_limit"], show_default=False)] = None,
 ) -> None:
     """Show a recorded hand or game step by step: hands, melds, discards, claims, result."""
     raise typer.Exit(for_log(ctx, "replay", ruleset, hand).replay(command_args(ctx, path=hand)))
@@ -465,11 +484,14 @@ def tournament(
     join_limit: Annotated[float | None, typer.Option(
         min=0.1, help=HELP["join_limit"] + RULE_NOTE.format(5.0))] = None,
     mem_limit: Annotated[int | None, typer.Option(
-        min=0, help=HELP["mem_limit"] + RULE_NOTE.format(4096))] = None,
+        min=0, help=HELP["mem_limit"] + RULE_NOTE.format(limit_default_help("mem_limit")))
+    ] = None,
     cpu_limit: Annotated[int | None, typer.Option(
-        min=0, help=HELP["cpu_limit"] + RULE_NOTE.format(300))] = None,
+        min=0, help=HELP["cpu_limit"] + RULE_NOTE.format(limit_default_help("cpu_limit")))
+    ] = None,
     file_limit: Annotated[int | None, typer.Option(
-        min=0, help=HELP["file_limit"] + RULE_NOTE.format(64))] = None,
+        min=0, help=HELP["file_limit"] + RULE_NOTE.format(limit_default_help("file_limit")))
+    ] = None,
     sandbox: Annotated[str | None, typer.Option(
         help=HELP["sandbox"] + RULE_NOTE.format("none"))] = None,
     work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,

@@ -71,6 +71,8 @@ class HandSummary:
     stderr: dict[int, tuple[bytes, Path | None]] = field(default_factory=dict)
     # By player whose bot reported bugs of its own on stderr (protocol.bot_errors).
     reports: dict[int, Reports] = field(default_factory=dict)
+    # By faulted player: the end of its stdout that the protocol did not take.
+    stdout: dict[int, bytes] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -187,6 +189,9 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
                       if seat in outcome.faults and isinstance(peer, ProcessPeer)}
     summary.reports = {plan.seats[seat]: peer.reports for seat, peer in enumerate(peers)
                        if isinstance(peer, ProcessPeer) and peer.reports.count}
+    summary.stdout = {plan.seats[seat]: peer.unread_tail for seat, peer in enumerate(peers)
+                      if seat in outcome.faults and isinstance(peer, ProcessPeer)
+                      and peer.unread_tail}
     if files is not None and folder is not None:
         _write(files, folder, config, plan, d.first, summary)
     return summary

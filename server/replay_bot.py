@@ -11,6 +11,7 @@ a crash without playing a whole match.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import trio
 
 from protocol.framing import FramingError, LineBuffer, encode_line
 from server.bots import ProcessPeer, start_bot
+from server.sandbox import BotLimits, absolute_argv
 
 ANSWER_TIMEOUT = 5.0
 
@@ -78,9 +80,14 @@ class _Lines:
 
 
 async def replay_to_bot(transcript: list[tuple[str, str]], argv: list[str],
-                        answer_seconds: float = ANSWER_TIMEOUT) -> BotReplay:
+                        answer_seconds: float = ANSWER_TIMEOUT,
+                        limits: BotLimits | None = None) -> BotReplay:
+    """The bot's answers to the transcript's lines; it runs with ``limits`` (a match's
+    defaults when None), in a working folder of its own."""
     result = BotReplay()
-    peer = await start_bot(argv, "replay", None)
+    work = Path(tempfile.mkdtemp(prefix="mahjong-replay-"))
+    peer = await start_bot(absolute_argv(argv), "replay", None, work,
+                           limits=limits or BotLimits(), work_dir=work)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(peer.drain_stderr)
@@ -106,7 +113,8 @@ async def replay_to_bot(transcript: list[tuple[str, str]], argv: list[str],
                         got = "(exited)" if lines.closed else f"(no answer in {answer_seconds:g} s)"
                     result.decisions.append(Decision(last_prompt, text, got))
                     if lines.closed and not lines.ready:
-                        result.ended_early = "the bot exited"
+                        detail = peer.exit_detail
+                        result.ended_early = "the bot exited" + (f": {detail}" if detail else "")
                         break
                 previous = direction
             await peer.close()

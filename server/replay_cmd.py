@@ -21,6 +21,7 @@ from server.engine.legacy_log import LegacyLog, parse_legacy_log
 from server.engine.table_view import Snapshot, snapshots
 from server.errors import InputError, reason
 from server.logs import unfinished
+from server.sandbox import BotLimits
 
 GLYPHS: tuple[str, ...] = tuple(
     [chr(0x1F007 + i) for i in range(9)]  # characters
@@ -182,8 +183,10 @@ def print_replay(hand: RecordedHand, console: Console, at: int | None, glyphs: b
     console.print(render_result(hand))
 
 
-def replay_bot_command(hand: Path, seat: int | None, bot: str | None, console: Console) -> int:
-    """``replay --seat N --bot CMD``: feed a bot what a seat received, compare answers."""
+def replay_bot_command(hand: Path, seat: int | None, bot: str | None, console: Console,
+                       limits: BotLimits | None = None, answer_seconds: float = 5.0) -> int:
+    """``replay --seat N --bot CMD``: feed a bot what a seat received, compare answers;
+    the bot runs with ``limits``, as in a match."""
     import trio
 
     from server.bots import BotCommandError, parse_command
@@ -199,7 +202,7 @@ def replay_bot_command(hand: Path, seat: int | None, bot: str | None, console: C
         if isinstance(exc, InputError):
             raise
         raise InputError(reason(exc)) from None
-    result = trio.run(replay_to_bot, transcript, argv)
+    result = trio.run(replay_to_bot, transcript, argv, answer_seconds, limits)
     table = Table(title=Text(f"{bot} as seat {seat} of {hand}"))
     for col in ("#", "after", "recorded", "bot", ""):
         table.add_column(col)

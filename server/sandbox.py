@@ -1,13 +1,14 @@
 """Limits, sandbox and clean-up for untrusted bot processes (issue 6).
 
 Every bot process gets resource limits set in the child before it runs the
-bot (``BotLimits.apply``): address space, CPU seconds (per process, so per
-hand: each hand starts fresh processes), the size of any file it writes, and
-no core dumps. With ``--sandbox bwrap`` the bot runs under bubblewrap
-(``bwrap_argv``): the whole filesystem read-only, a private size-capped tmpfs
-at ``/tmp`` as its working directory, a fresh ``/dev`` and ``/proc``, no
-network and no other namespace shared with the host, no capabilities, and
-killed with the server.
+bot (``BotLimits.apply``): CPU seconds (per process, so per hand: each hand
+starts fresh processes), the size of any file it writes, and no core dumps.
+Its memory limit is on the memory the bot's processes use together, not on
+address space (``server.memlimit``: a memory cgroup per bot, else sampling).
+With ``--sandbox bwrap`` the bot runs under bubblewrap (``bwrap_argv``): the
+whole filesystem read-only, a private size-capped tmpfs at ``/tmp`` as its
+working directory, a fresh ``/dev`` and ``/proc``, no network and no other
+namespace shared with the host, no capabilities, and killed with the server.
 
 Nothing is left running: a bot leads its own process group, which is killed
 at the end of the hand; every process a bot starts inherits a tag in its
@@ -30,7 +31,7 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,12 +39,13 @@ TAG_VARIABLE = "MAHJONG_BOT_ID"
 PR_SET_CHILD_SUBREAPER = 36
 MB = 1 << 20
 SANDBOXES = ("none", "bwrap")
+LIMIT_OPTIONS = ("mem_limit", "cpu_limit", "file_limit")  # --mem-limit, ... (0: none)
 
 # Why a limit signal killed a bot, in the fault cause.
 _SIGNAL_CAUSES: dict[int, str] = {
     signal.SIGXCPU: "cpu limit",
     signal.SIGXFSZ: "file size limit",
-    signal.SIGKILL: "cpu hard limit or out of memory",
+    signal.SIGKILL: "cpu hard limit, or killed from outside",
 }
 # What a runtime prints on its way out when a limit stopped it.
 _STDERR_CAUSES = (
@@ -64,16 +66,27 @@ class SandboxError(RuntimeError):
 class BotLimits:
     """Resource limits of every bot process; ``None`` leaves one unlimited."""
 
-    memory_mb: int | None = 4096  # address space (virtual memory)
+    memory_mb: int | None = 4096  # memory the bot uses, all its processes (server.memlimit)
     cpu_seconds: int | None = 300  # CPU time per process, so per hand
     file_mb: int | None = 64  # size of any one file written; under bwrap also all of /tmp
 
+    @classmethod
+    def from_options(cls, given: Mapping[str, int | None], defaults: Mapping[str, int]
+                     ) -> BotLimits:
+        """The limits of ``--mem-limit``, ``--cpu-limit``, ``--file-limit`` (keys
+        ``mem_limit``, ...): the ruleset's ``defaults`` for those not given (None), and
+        0 for none, in every command."""
+        def pick(key: str) -> int | None:
+            value = given.get(key)
+            value = defaults[key] if value is None else value
+            return int(value) or None
+
+        return cls(pick("mem_limit"), pick("cpu_limit"), pick("file_limit"))
+
     def apply(self) -> None:
-        """Set the limits on the current process (runs in the child, before exec)."""
+        """Set the rlimits on the current process (runs in the child, before exec); the
+        memory limit is kept apart (``server.memlimit``)."""
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if self.memory_mb is not None:
-            size = self.memory_mb * MB
-            resource.setrlimit(resource.RLIMIT_AS, (size, size))
         if self.cpu_seconds is not None:
             # SIGXCPU at the soft limit; SIGKILL a second later if the bot ignores it.
             resource.setrlimit(resource.RLIMIT_CPU, (self.cpu_seconds, self.cpu_seconds + 1))
@@ -82,14 +95,19 @@ class BotLimits:
             resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
 
-def describe_exit(status: int | None, stderr_tail: bytes, sandboxed: bool = False) -> str:
+def describe_exit(status: int | None, stderr_tail: bytes, sandboxed: bool = False,
+                  memory: str | None = None) -> str:
     """How a bot that stopped by itself ended, for its fault cause ("" when unknown).
 
     ``status`` is a ``Popen.returncode`` (negative: killed by that signal); under
-    bwrap the bot's death by signal N arrives as exit status 128 + N.
+    bwrap the bot's death by signal N arrives as exit status 128 + N. ``memory``
+    is the memory limit's own word that it stopped the bot (``server.memlimit``).
     """
     if status is None:
         return ""
+    if memory is not None:
+        how = describe_exit(status, b"", sandboxed).split(" (")[0]
+        return f"{how} ({memory})"
     signum = -status if status < 0 else None
     if sandboxed and 128 < status < 128 + 65:
         signum = status - 128

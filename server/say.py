@@ -81,15 +81,20 @@ def last_line(data: bytes, limit: int = STDERR_EXCERPT) -> str:
 
 
 def fault_line(where: str, who: str, cause: str, stderr_tail: bytes | None = None,
-               stderr_path: Path | None = None) -> str:
+               stderr_path: Path | None = None, *, stdout_tail: bytes | None = None) -> str:
     """A fault on the console: where, who, why, and what the bot last said on stderr.
 
     ``where`` is "hand 3" (or a tournament's "r1t2 hand 3"), ``who`` names the
     player. ``stderr_tail`` is None for a seat that is no local process (a
     remote seat's stderr stays with its ``server connect``); ``stderr_path`` is
     where the whole of it was kept, None when it was not (no log folder).
+    ``stdout_tail`` is what it wrote on stdout that the protocol did not take (a
+    JVM says why it cannot start there): its last line is shown too.
     """
     line = f"{where}: {who} faulted: {cause}"
+    printed = last_line(stdout_tail or b"")
+    if printed:
+        line += f"; its stdout ends: {printed}"
     if stderr_tail is None:
         return line
     said = last_line(stderr_tail)

@@ -116,7 +116,7 @@ class ProcessLauncher:
         else:
             raise SandboxError(f"unknown sandbox {sandbox.kind!r}")
         peer = await start_bot(argv, f"seat{request.seat}", stderr, cwd, env=env,
-                               preexec=sandbox.limits.apply, tag=tag,
+                               limits=sandbox.limits, tag=tag,
                                sandboxed=sandbox.kind == "bwrap", work_dir=work)
         nursery.start_soon(peer.drain_stderr)
         return peer

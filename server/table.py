@@ -390,11 +390,14 @@ class _Table:
         faults the seat; a blank line (or any line, when ``stray``) is chatter.
         """
         if seat in self.out.faults:
+            if item is not EOF:
+                self._unread(seat, item)
             return None
         if item is EOF:
             self.fault(seat, _closed_output(self.peers[seat]))
             return None
         if isinstance(item, FramingError):
+            self._unread(seat, item)
             self._note(seat, "<", repr(item.raw), at)
             self.fault(seat, f"malformed: {item.reason}")
             return None
@@ -407,8 +410,15 @@ class _Table:
         try:
             return item, parse_from_ai(item)
         except MalformedLine as exc:
+            self._unread(seat, item)
             self.fault(seat, f"malformed: {exc.reason}")
             return None
+
+    def _unread(self, seat: int, item: str | FramingError | Eof) -> None:
+        """A line of a seat the protocol did not take, kept for its fault line."""
+        keep = getattr(self.peers[seat], "keep_unread", None)
+        if keep is not None:
+            keep(item.raw if isinstance(item, FramingError) else str(item))
 
     def _on_join_line(self, seat: int, item: str | FramingError | Eof, at: float) -> None:
         got = self._message(seat, item, at, stray=self.joined[seat])
@@ -418,6 +428,7 @@ class _Table:
         if isinstance(message, Join):
             self.joined[seat] = True
         else:
+            self._unread(seat, text)
             self.fault(seat, f"no-join: said {text[:40]!r} first")
 
     async def play(self, lines: trio.MemoryReceiveChannel[Stamped]) -> None:

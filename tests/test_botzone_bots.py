@@ -186,7 +186,7 @@ CASES = [
     Case("slow", "TLE", NO_ANSWER),
     Case("crash", "RE", "exit status 1; its stderr ends: RuntimeError: boom"),
     Case("segfault", "RE", "killed by SIGSEGV"),
-    Case("memory_hog", "MLE", "exit status 1 (memory limit); its stderr ends: MemoryError"),
+    Case("memory_hog", "MLE", "killed by SIGKILL (memory limit of 256 MB reached"),
     Case("garbage", "BAD_OUTPUT", "output is not JSON", simple=("OK", "hello there, judge")),
     Case("not_object", "BAD_OUTPUT", "output is JSON but not an object",
          simple=("OK", '["PASS"]')),

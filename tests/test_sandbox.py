@@ -132,7 +132,7 @@ def test_match_command_refuses_a_sandbox_it_cannot_use(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("status", "tail", "sandboxed", "detail"), [
     (-24, b"", False, "killed by SIGXCPU (cpu limit)"),
     (-25, b"", False, "killed by SIGXFSZ (file size limit)"),
-    (-9, b"", False, "killed by SIGKILL (cpu hard limit or out of memory)"),
+    (-9, b"", False, "killed by SIGKILL (cpu hard limit, or killed from outside)"),
     (-11, b"", False, "killed by SIGSEGV"),
     (1, b"...\nMemoryError\n", False, "exit status 1 (memory limit)"),
     (1, b"OSError: [Errno 27] File too large\n", False, "exit status 1 (file size limit)"),

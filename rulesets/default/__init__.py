@@ -31,7 +31,8 @@ class DefaultRuleset(Ruleset):
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "groups", "on_fault",
                             "announce", "listen", "token", "work_dir"}) | LIMITS | TABLE,
         "check-bot": frozenset({"hands", "seed"}) | LIMITS | TABLE,
-        "replay": frozenset({"at", "codes", "html_out", "seat", "bot"}),
+        "replay": frozenset({"at", "codes", "html_out", "seat", "bot", "hard_limit",
+                             "mem_limit", "cpu_limit", "file_limit"}),
         "report": frozenset({"html_out"}),
     }
 
@@ -129,7 +130,8 @@ class DefaultRuleset(Ruleset):
         if args["bot"] is not None or args["seat"] is not None:
             from server.replay_cmd import replay_bot_command
 
-            return replay_bot_command(hand, args["seat"], args["bot"], console)
+            return replay_bot_command(hand, args["seat"], args["bot"], console,
+                                      sandbox_from(args).limits, args["hard_limit"])
         if args["html_out"] is not None:
             from server.html_pages import write_hand_page
 
@@ -175,13 +177,15 @@ class DefaultRuleset(Ruleset):
 
 
 def sandbox_from(args: CommandArgs, work_dir: Path | None = None) -> Sandbox:
-    """The bot sandbox the limit options describe (0: no limit)."""
-    from server.sandbox import BotLimits
+    """The bot sandbox the limit options describe (not given: this ruleset's defaults;
+    0: no limit)."""
+    from rulesets.registry import limit_defaults
+    from server.sandbox import LIMIT_OPTIONS, BotLimits
     from server.seats import Sandbox
 
-    limits = BotLimits(args["mem_limit"] or None, args["cpu_limit"] or None,
-                       args["file_limit"] or None)
-    return Sandbox(limits, args["sandbox"], work_dir)
+    limits = BotLimits.from_options({key: args.get(key) for key in LIMIT_OPTIONS},
+                                    limit_defaults(RULESET.name))
+    return Sandbox(limits, args.get("sandbox", "none"), work_dir)
 
 
 RULESET = DefaultRuleset()

@@ -13,7 +13,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from rulesets.registry import DEFAULT, listing, load
+from rulesets.registry import DEFAULT, limit_defaults, listing, load
 from server.cluster import Cluster, ClusterError, connected
 from server.console import configure_logging
 from server.errors import InputError
@@ -197,7 +197,8 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
             where = f"r{plan.round}t{plan.table} {note.unit} {note.hand}"
             who = f"{name} (P{note.player})"
             if repeats.first(fault_key(name, note.cause, note.stderr_tail), name, where):
-                line = fault_line(where, who, note.cause, note.stderr_tail, file) \
+                line = fault_line(where, who, note.cause, note.stderr_tail, file,
+                                  stdout_tail=note.stdout_tail) \
                     if note.charged else f"{where}: {who}: {note.cause}"
                 console.print(line, markup=False, emoji=False, highlight=False)
 
@@ -334,8 +335,8 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
             raise EntriesError("give BOTS (a bots file or folder), or --resume to go on with "
                                f"the tournament in --out ({out})")
         meta = stored
-        options, sandbox = rules_from(settings, meta)
         ruleset, ruleset_settings = ruleset_from(settings, meta)
+        options, sandbox = rules_from(settings, meta, ruleset)
         return TournamentConfig(
             tuple(entries), meta["format"], int(meta["seed"]), int(meta["rounds"]), out,
             groups=int(meta["groups"]), hands=int(meta["hands"]) if meta["hands"] else None,
@@ -360,7 +361,7 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
     rounds = settings.get("rounds")
     if rounds is None:
         rounds = default_rounds(fmt, len(entries))
-    options, sandbox = rules_from(settings, stored)
+    options, sandbox = rules_from(settings, stored, ruleset)
     if not resume:  # last: a command refused for another reason leaves no folder behind
         output_folder(out, "--out")
     return TournamentConfig(tuple(entries), fmt, int(str(settings["seed"])), int(str(rounds)),
@@ -409,12 +410,13 @@ RULE_OPTIONS = {"hard_limit": "--hard-limit", "join_limit": "--join-limit",
                 "file_limit": "--file-limit"}
 
 
-def rules_from(settings: dict[str, object], stored: dict[str, str] | None
-               ) -> tuple[TableOptions, Sandbox]:
-    """The deadlines and the sandbox of every table: as given (defaults for what is
-    not), or, on ``--resume``, as stored, refusing a different value given again:
-    every table of a tournament plays by the same rules."""
+def rules_from(settings: dict[str, object], stored: dict[str, str] | None,
+               ruleset: str = DEFAULT) -> tuple[TableOptions, Sandbox]:
+    """The deadlines and the sandbox of every table: as given (the ruleset's defaults
+    for what is not, as in a match), or, on ``--resume``, as stored, refusing a
+    different value given again: every table of a tournament plays by the same rules."""
     rules = rules_meta(TableOptions(), Sandbox())  # the defaults, as text
+    rules.update({key: str(value) for key, value in limit_defaults(ruleset).items()})
     if stored is not None:  # a store older than the rules was played by the defaults
         rules.update({k: v for k, v in stored.items() if k in rules})
     for key, option in RULE_OPTIONS.items():

@@ -59,6 +59,7 @@ class FaultNote:
     cause: str
     stderr_tail: bytes | None = None
     stderr_file: str | None = None  # relative to the table's folder
+    stdout_tail: bytes | None = None  # what it wrote on stdout that the protocol refused
     charged: bool = True  # False: a bug the bot's framework answered for (no fault)
     unit: str = "hand"  # what the table plays: "hand", or "game" for a turn-based ruleset
 
@@ -132,7 +133,8 @@ def fault_notes(summary: HandSummary, root: Path) -> list[FaultNote]:
         file = None
         if path is not None:
             file = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
-        notes.append(FaultNote(summary.plan.number + 1, player, cause, tail, file))
+        notes.append(FaultNote(summary.plan.number + 1, player, cause, tail, file,
+                               summary.stdout.get(player)))
     for player, reports in summary.reports.items():  # bugs its framework answered for
         notes += [FaultNote(summary.plan.number + 1, player, cause, charged=False)
                   for cause in bot_error_causes(reports)]

@@ -38,8 +38,8 @@ elif behaviour == "segfault":
     os.kill(os.getpid(), signal.SIGSEGV)
 elif behaviour == "memory_hog":
     hoard = []
-    while True:  # address space is what the limit counts: untouched pages suffice
-        hoard.append(bytes(16 << 20))
+    while True:  # memory used is what the limit counts: every page is written
+        hoard.append(b"\x01" * (16 << 20))
 elif behaviour == "garbage":
     print("hello there, judge", flush=True)
 elif behaviour == "not_object":
