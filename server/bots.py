@@ -303,11 +303,26 @@ class ProcessPeer:
             if self.memory is not None:  # kills what is left in its cgroup, removes it
                 await trio.to_thread.run_sync(self.memory.finish)
             _live_bots.pop(self.process.pid, None)  # after: its tag stays its own to sweep
+            self._keep_rest_of_stdout()
             for out in (self.process.stdout, self.process.stderr):
                 if out is not None:
                     await out.aclose()
             if self.work_dir is not None:  # in a thread: a bot may have written many files
                 await trio.to_thread.run_sync(_remove_work_dir, self.work_dir)
+
+    def _keep_rest_of_stdout(self) -> None:
+        """What the stopped bot wrote that nobody read yet (the line after the one that
+        faulted it: a JVM writes why it failed in two), kept for its fault line."""
+        stdout = self.process.stdout
+        if not isinstance(stdout, trio.lowlevel.FdStream):
+            return
+        rest = b""
+        with contextlib.suppress(OSError):  # BlockingIOError: nothing more to read
+            while len(rest) < STDERR_TAIL and (data := os.read(stdout.fileno(), 65536)):
+                rest += data
+        for line in rest.splitlines():
+            if line.strip():
+                self.keep_unread(line)
 
     async def _sweep(self) -> None:
         """Kill and reap every process the bot started, wherever it went."""
