@@ -284,9 +284,10 @@ def bots_part(seed: int, games: int, restart_games: int, extra: Sequence[str],
         cpp = compile_cpp(Path(tmp))
         lineups: list[tuple[str, list[str], int]] = []
         if cpp is not None:
-            lineups.append(("C++ drawn_discard x4 (simple, kept)", [f"simple:{cpp}"] * 4, games))
+            lineups.append(("C++ drawn_discard x4 (simple, kept)",
+                            [f"simple+keep-running:{cpp}"] * 4, games))
         lineups.append(("discarder.py x4 (json, kept)",
-                        [f"json:{py} {DISCARDER} json 1000"] * 4, games))
+                        [f"json+keep-running:{py} {DISCARDER} json 1000"] * 4, games))
         lineups.append(("discarder.py x4 (json, restarted every turn)",
                         [f"json:{py} {DISCARDER} json"] * 4, restart_games))
         samples = sorted(SAMPLES.glob("*.py")) if SAMPLES.is_dir() else []
@@ -335,7 +336,7 @@ def cli_game(cpp: Path, seed: int) -> str:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([str(Path(sys.executable).parent / "server"), "match", "--ruleset",
-                           "botzone", "--seed", str(seed), *[f"simple:{cpp}"] * 4],
+                           "botzone", "--seed", str(seed), *[f"simple+keep-running:{cpp}"] * 4],
                           capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

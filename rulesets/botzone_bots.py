@@ -1,5 +1,6 @@
 """What the rulesets whose bots speak Botzone's protocol share (botzone, noi2014): how a
-bots file's entry is stored (``json:CMD`` or ``simple:CMD``), the house bot that fills
+bots file's entry is stored (``json:CMD`` or ``simple:CMD``, ``+keep-running`` before the
+colon for a bot with that setting: ``server.botzone_io``), the house bot that fills
 a tournament's field, a tournament's stored settings, and how a game record or a match
 folder of theirs is found.
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from rulesets.seam import Ruleset
+from server.botzone_io import spec_prefix, split_prefix
 from server.errors import InputError
 
 MODES = ("json", "simple")
@@ -77,12 +79,21 @@ class BotzoneBotsRuleset(Ruleset):
         self.check_settings(settings)
         return settings
 
-    def entry_command(self, argv: Sequence[str], io: str | None, where: str) -> tuple[str, ...]:
+    def entry_command(self, argv: Sequence[str], io: str | None, where: str,
+                      keep_running: bool | None = None) -> tuple[str, ...]:
         mode = io or "json"
         if mode not in MODES:
             raise InputError(f"{where}: io = {io!r}: a {self.name} bot talks json or simple")
-        return (f"{mode}:{shlex.join(argv)}",)
+        return (spec_prefix(mode, bool(keep_running)) + shlex.join(argv),)
+
+    def split_command(self, command: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+        """``MODE[+keep-running]:COMMAND LINE`` as (its prefix as written, its argv)."""
+        (text,) = command
+        prefix = split_prefix(text)
+        if prefix is None:
+            return "", tuple(shlex.split(text))
+        return prefix[0], tuple(shlex.split(prefix[3]))
 
     def fill_in_command(self, k: int) -> tuple[str, ...]:
         argv = [sys.executable, str(self.samples / "random_bot.py"), "--keep-running"]
-        return (f"json:{shlex.join(argv)}",)
+        return (spec_prefix("json", True) + shlex.join(argv),)

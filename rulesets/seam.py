@@ -154,11 +154,17 @@ class Ruleset:
         """The ruleset's own settings of a tournament, as stored (kept on resume)."""
         return {}
 
-    def entry_command(self, argv: Sequence[str], io: str | None, where: str) -> tuple[str, ...]:
-        """How a bots file's entry is stored; ``io`` is its ``io`` key (None: absent)."""
+    def entry_command(self, argv: Sequence[str], io: str | None, where: str,
+                      keep_running: bool | None = None) -> tuple[str, ...]:
+        """How a bots file's entry is stored; ``io`` and ``keep_running`` are its keys
+        of those names (None: absent)."""
         if io is not None:
             raise Unsupported(f"{where}: io = {io!r}: the {self.name} ruleset has one way "
                               "to talk to bots")
+        if keep_running is not None:
+            raise Unsupported(f"{where}: keep_running: a setting of bots on Botzone's "
+                              f"protocol (rulesets botzone, noi2014), not of the {self.name} "
+                              "ruleset's")
         return tuple(argv)
 
     def split_command(self, command: Sequence[str]) -> tuple[str, tuple[str, ...]]:

@@ -6,17 +6,27 @@ is one Botzone turn:
 * No kept process: the bot is started afresh (``server.bots.start_bot``: own
   process group, limits, leftovers registry) and sent the whole history,
   ``data`` and ``globaldata`` (``server.botzone_io.format_input``).
-* A kept process (it printed ``KEEP_RUNNING`` after its last answer, and was
-  stopped with SIGSTOP on its process group): its group gets SIGCONT and only
-  the new request. If it had exited meanwhile, or exits now having printed
-  nothing, it is restarted with the whole history instead, within the turn
-  (fresh clock, a restarted turn's limit).
+* A kept process (a bot with the keep-running setting on that printed
+  ``KEEP_RUNNING`` after its last answer, and was stopped with SIGSTOP on its
+  process group): its group gets SIGCONT and only the new request. If it had
+  exited meanwhile, or exits now having printed nothing, it is restarted with
+  the whole history instead, within the turn (fresh clock, a restarted turn's
+  limit).
 
 The answer is complete, as on Botzone, when the bot exits or prints the
-keep-running marker line; what it printed before is its output. Printing an
-answer and doing neither is waited on until the limit (TLE). The bot's input
-stays open (a kept bot reads its next request there), so a bot that reads its
-input to the end waits until TLE, as it would on Botzone.
+keep-running marker line; what it printed before is its output, and what it
+does after the marker does not count for the turn. Printing an answer and
+doing neither is waited on until the limit (TLE).
+
+End of input. Keep-running is a setting of the bot, chosen before the game
+(``BotzoneSpec.keep_running``, Botzone's ``enable_keep_running``). A bot with
+it off gets end of file once its request is written, as on Botzone, so a bot
+that reads its input to the end (jsoncpp's ``cin >> value`` in Botzone's
+sample bot, ``json.load(sys.stdin)``) answers; if it prints the marker anyway,
+its answer is taken and it is restarted on its next turn. Only a bot with the
+setting on keeps its input open (its next request comes there) and is kept
+when it prints the marker; such a bot that reads to the end of its input
+never answers (TLE), as on Botzone.
 
 The clock starts when the request is handed over: right after the process has
 started (a start-up counts, as on Botzone) or after SIGCONT, with the input
@@ -174,7 +184,8 @@ class BotzoneBot:
                                self.globaldata, limit, self.limits.memory_mb,
                                self.limits.dialect)
         process = self._current = await self._start()
-        turn = await _exchange(process, message, limit)
+        turn = await _exchange(process, message, limit,
+                               close_input=not self.spec.keep_running)
         return await self._judge(process, turn, limit, kept=False)
 
     async def _continue(self, request: str) -> Answer | None:
@@ -188,7 +199,8 @@ class BotzoneBot:
         _discard_pending(process.peer)
         limit = self.limits.seconds(self.spec.language, first=False, kept=True)
         _signal_group(process.peer.process.pid, signal.SIGCONT)
-        turn = await _exchange(process, format_kept(self.spec.mode, request), limit)
+        turn = await _exchange(process, format_kept(self.spec.mode, request), limit,
+                               close_input=False)
         if turn.how == "exited" and turn.status == 0 and not turn.output.strip():
             self._nursery.start_soon(_close, process)
             return None
@@ -203,6 +215,9 @@ class BotzoneBot:
                 what = "it closed its output but did not exit"
             elif turn.output.strip():
                 what = "it answered but neither exited nor printed the keep-running marker"
+            elif self.spec.keep_running and not kept:
+                what = ("nothing printed; with keep-running on its input stays open, so a bot "
+                        "that reads to the end of its input never answers")
             else:
                 what = "nothing printed"
             return Answer(TLE, None, None, turn.ms,
@@ -234,10 +249,10 @@ class BotzoneBot:
             await _close(process)
             return Answer(BAD_OUTPUT, None, None, turn.ms,
                           f"data longer than {cap} bytes ({len(output.data.encode())})")
-        if turn.how == "marker":
+        if turn.how == "marker" and self.spec.keep_running:
             _signal_group(peer.process.pid, signal.SIGSTOP)
             self._kept = process
-        else:
+        else:  # exited, or a marker with keep-running off: restarted next turn
             self._nursery.start_soon(_close, process)
         self._carry(output)
         return Answer(OK, output.response, output.debug, turn.ms, "")
@@ -306,8 +321,10 @@ class BotzoneBot:
             shutil.rmtree(self._work, ignore_errors=True)
 
 
-async def _exchange(process: _Process, message: bytes, limit: float) -> _Turn:
-    """Hand ``message`` over and wait for the bot's exit or marker, at most ``limit`` s."""
+async def _exchange(process: _Process, message: bytes, limit: float, *,
+                    close_input: bool) -> _Turn:
+    """Hand ``message`` over and wait for the bot's exit or marker, at most ``limit`` s;
+    ``close_input``: its input is closed once ``message`` is written (end of file)."""
     peer = process.peer
     out = bytearray()
     send, receive = trio.open_memory_channel[str](4)
@@ -316,7 +333,7 @@ async def _exchange(process: _Process, message: bytes, limit: float) -> _Turn:
     end = start
     eof = False
     async with trio.open_nursery() as nursery:
-        nursery.start_soon(_write, peer, message)
+        nursery.start_soon(_write, peer, message, close_input)
         nursery.start_soon(_read, peer, out, send.clone())
         nursery.start_soon(_wait_exit, peer, send.clone())
         with trio.move_on_at(start + limit):
@@ -335,14 +352,19 @@ async def _exchange(process: _Process, message: bytes, limit: float) -> _Turn:
         nursery.cancel_scope.cancel()
     output = bytes(out)
     if how in ("exited", "marker"):
-        output = split_marker(output)[0]
+        output, marked = split_marker(output)
+        if marked:  # its answer was complete at the marker, before it exited
+            how = "marker"
     status = peer.process.poll() if how == "exited" else None
     return _Turn(how, output, round((end - start) * 1000), status, eof)
 
 
-async def _write(peer: ProcessPeer, message: bytes) -> None:
-    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+async def _write(peer: ProcessPeer, message: bytes, close_input: bool) -> None:
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
         await peer.send(message)
+        if close_input:
+            assert peer.process.stdin is not None
+            await peer.process.stdin.aclose()
 
 
 async def _read(peer: ProcessPeer, out: bytearray, events: trio.MemorySendChannel[str]) -> None:

@@ -2,11 +2,17 @@
 sent and how its output is read (SPEC-botzone §7). Pure: no trio, no processes;
 ``server.botzone_bots`` runs the bots.
 
-A bot is ``json:CMD``, ``simple:CMD`` or a bare ``CMD`` (JSON). Keep-running
-needs no prefix: a bot asks for it by printing ``KEEP_RUNNING`` after its
-answer. A restarted bot is sent the whole history (``format_input``); a kept
-one only the new request (``format_kept``). Its output is read by
-``parse_output`` into an ``Answer``.
+A bot is ``PREFIX:CMD`` or a bare ``CMD`` (JSON, keep-running off). The prefix
+names its interaction, ``json`` or ``simple``, and its keep-running setting,
+``keep-running``, joined by ``+``: ``json:CMD``, ``simple:CMD``,
+``json+keep-running:CMD``, ``simple+keep-running:CMD`` (``keep-running:CMD`` is
+JSON). Keep-running is a setting chosen before the game, as Botzone's
+``enable_keep_running``: only a bot with it on keeps its input open after its
+request and is kept (stopped) when it prints ``KEEP_RUNNING`` after its answer;
+any other bot's input is closed once its request is written (end of file).
+A restarted bot is sent the whole history (``format_input``); a kept one only
+the new request (``format_kept``). Its output is read by ``parse_output`` into
+an ``Answer``.
 
 Verdicts: ``OK``, ``TLE``, ``MLE``, ``RE`` as Botzone gives them, and
 ``BAD_OUTPUT`` for output Botzone's platform could not read (JSON mode: not one
@@ -28,6 +34,7 @@ from server.say import one_line
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 MODES = ("json", "simple")
+KEEP_FLAG = "keep-running"  # the prefix word that turns the keep-running setting on
 OUTPUT_CAP = 1 << 20  # bytes of output per turn (data and globaldata are 100 KB each on Botzone)
 DEBUG_CAP = 1024  # characters of debug kept, as on Botzone
 MEMORY_MB = 256
@@ -104,6 +111,7 @@ class BotzoneSpec:
     mode: str = "json"  # "json" or "simple"
     language: str = "cpp"  # a LANGUAGES key: sets the time limits
     text: str = ""  # as the user wrote it
+    keep_running: bool = False  # its input stays open and its marker keeps it (stopped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +158,35 @@ class BotzoneLimits:
         return self.base_seconds * factor * (self.dialect.first_turn_factor if first else 1)
 
 
+def spec_prefix(mode: str, keep_running: bool) -> str:
+    """The prefix that gives a bot ``mode`` and its keep-running setting:
+    ``json:``, ``simple+keep-running:``."""
+    return mode + (f"+{KEEP_FLAG}" if keep_running else "") + ":"
+
+
+def split_prefix(text: str) -> tuple[str, str, bool, str] | None:
+    """``PREFIX:CMD`` as (prefix as written, with its colon; mode; keep-running; CMD),
+    or None when ``text`` has no prefix (a bare command). A would-be prefix that
+    is not one (``keep:``, ``json+simple:``) raises InputError."""
+    head, sep, rest = text.partition(":")
+    if not sep or not re.fullmatch(r"\s*[A-Za-z][A-Za-z0-9_+-]*\s*", head):
+        return None
+    words = [word.strip().lower() for word in head.split("+")]
+    modes = [word for word in words if word in MODES]
+    keeps = [word for word in words if word == KEEP_FLAG]
+    if len(modes) + len(keeps) == len(words) and len(modes) <= 1 and len(keeps) <= 1:
+        return head + sep, modes[0] if modes else "json", bool(keeps), rest
+    if "+" in head or len(modes) > 1 or any("keep" in word for word in words):
+        raise InputError(
+            f"Botzone bot {text!r}: {head.strip()}: is not a mode or a setting: write "
+            f"json: or simple: before the command, with +{KEEP_FLAG} for a bot that keeps "
+            f"running (json+{KEEP_FLAG}:CMD, simple+{KEEP_FLAG}:CMD)")
+    return None
+
+
 def parse_spec(text: str, language: str | None = None) -> BotzoneSpec:
-    """``json:CMD``, ``simple:CMD`` or ``CMD`` (JSON) as a BotzoneSpec.
+    """``json:CMD``, ``simple:CMD`` (with ``+keep-running`` before the colon for the
+    setting) or ``CMD`` (JSON) as a BotzoneSpec.
 
     CMD is checked as any bot's command is (``server.bots.parse_command``); the
     language (for time limits) is read from CMD unless ``language`` is given.
@@ -159,23 +194,18 @@ def parse_spec(text: str, language: str | None = None) -> BotzoneSpec:
     """
     from server.bots import BotCommandError, parse_command  # bots imports trio
 
-    mode = "json"
-    command = text
-    head, sep, rest = text.partition(":")
-    if sep and head.strip().lower() in MODES:
-        mode, command = head.strip().lower(), rest
-    elif sep and re.fullmatch(r"[A-Za-z][A-Za-z_-]*", head) and head.lower() in (
-            "keep", "keep-running", "keeprunning", "json-keep", "simple-keep"):
-        raise InputError(f"Botzone bot {text!r}: {head}: is not a mode (json: or simple:); "
-                         "keep-running needs no prefix, the bot asks for it")
-    if not command.strip():
-        raise InputError(f"Botzone bot {text!r}: no command after {mode}:")
+    mode, keep_running, command = "json", False, text
+    prefix = split_prefix(text)
+    if prefix is not None:
+        head, mode, keep_running, command = prefix
+        if not command.strip():
+            raise InputError(f"Botzone bot {text!r}: no command after {head.strip()}:")
     try:
         argv = parse_command(command.strip())
     except BotCommandError as exc:
         raise InputError(f"Botzone bot: {exc}") from None
     lang = find_language(language) if language is not None else infer_language(argv)
-    return BotzoneSpec(tuple(argv), mode, lang, text)
+    return BotzoneSpec(tuple(argv), mode, lang, text, keep_running)
 
 
 # --- what a bot is sent ------------------------------------------------------------------

@@ -298,7 +298,8 @@ def match(
     ctx: typer.Context,
     ais: Annotated[list[str], typer.Argument(
         help="Four AIs: paths to executables or quoted command lines (\"python3 bot.py\"); "
-        "botzone: json:CMD, simple:CMD or CMD (JSON)", show_default=False)],
+        "botzone, noi2014: json:CMD, simple:CMD or CMD (JSON); json+keep-running:CMD "
+        "(or simple+) for a bot with keep-running on", show_default=False)],
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
     verbose: Annotated[bool, typer.Option("-v", "--verbose",
                                           help="Print every message and decision")] = False,
@@ -340,7 +341,8 @@ def match(
 def check_bot(
     ctx: typer.Context,
     cmd: Annotated[str, typer.Argument(help="The bot: a path to an executable or a quoted "
-                                       "command line", show_default=False)],
+                                       "command line; botzone, noi2014: json:CMD, simple:CMD, "
+                                       "json+keep-running:CMD ...", show_default=False)],
     hands: Annotated[int, typer.Option(min=1, max=16, help="Hands to play")] = 4,
     seed: Annotated[int, typer.Option(help="Deals and the sample AIs' seed")] = 1,
     hard_limit: Annotated[float, typer.Option(min=1.0, help="Seconds before an unanswered "

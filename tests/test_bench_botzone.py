@@ -68,7 +68,7 @@ def test_a_judge_process_per_turn_gets_botzones_input_and_agrees(tmp_path: Path)
 def test_real_kept_bots_play_a_whole_game_all_ok() -> None:
     bench = load_bench()
     plans = [bench.GamePlan(1, 1, (0, 1, 2, 3), {"srand": 5}, "game 1")]
-    spec = f"json:{sys.executable} {bench.DISCARDER} json 1000"
+    spec = f"json+keep-running:{sys.executable} {bench.DISCARDER} json 1000"
     run = bench.play_bots("kept", [spec] * 4, "duplicate", plans)
     assert run.games == 1 and run.turns > 100
     assert set(run.verdicts) == {"OK"}

@@ -44,7 +44,8 @@ ANSWERS = ["PASS", "PASS", "PASS", "PLAY T5", "PASS", "PLAY J1", "PASS"]
 
 
 def discarder(mode: str, keep: int = 0) -> str:
-    return f"{mode}:{sys.executable} {DISCARDER} {mode} {keep}"
+    """The discarder's spec; one that asks to keep running has the setting on."""
+    return f"{mode}{'+keep-running' if keep else ''}:{sys.executable} {DISCARDER} {mode} {keep}"
 
 
 def group_states(leader: int) -> set[str]:
@@ -207,7 +208,8 @@ CASES = [
 
 
 async def run_hostile(case: Case, mode: str, kept: bool, sandbox: str = "none") -> None:
-    spec = parse_spec(f"{mode}:{sys.executable} {HOSTILE} {mode} {case.behaviour}"
+    setting = "+keep-running" if kept else ""
+    spec = parse_spec(f"{mode}{setting}:{sys.executable} {HOSTILE} {mode} {case.behaviour}"
                       + (" --kept" if kept else ""))
     limits = HANG_LIMITS if case.verdict == "TLE" else LIMITS
     async with open_botzone_bot(spec, "seat3", limits, sandbox=sandbox) as bot:
@@ -273,7 +275,7 @@ async def test_kept_bot_under_bwrap_is_stopped_between_turns() -> None:
 
 @pytest.mark.parametrize("behaviour", ["silent", "ignore_sigterm"])
 async def test_an_ask_cancelled_midway_leaves_no_process(behaviour: str) -> None:
-    spec = parse_spec(f"json:{sys.executable} {HOSTILE} json {behaviour} --kept")
+    spec = parse_spec(f"json+keep-running:{sys.executable} {HOSTILE} json {behaviour} --kept")
     async with open_botzone_bot(spec, "seat0", LIMITS) as bot:
         assert (await bot.ask("2 W1")).verdict == "OK"
         with trio.move_on_after(0.3) as scope:

@@ -18,8 +18,8 @@ from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing lef
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
 KEPT = "python3 tests/bots/botzone/discarder.py {} 1000"
-GREEDY = "json:python3 sample_ai/botzone/greedy_bot.py --keep-running"
-RANDOM = "json:python3 sample_ai/botzone/random_bot.py --keep-running"
+GREEDY = "json+keep-running:python3 sample_ai/botzone/greedy_bot.py --keep-running"
+RANDOM = "json+keep-running:python3 sample_ai/botzone/random_bot.py --keep-running"
 
 
 def server(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -36,8 +36,9 @@ def test_check_bot_names_each_bad_verdict_with_its_request_and_exits_1() -> None
 
 
 def test_check_bot_passes_a_good_bot() -> None:
+    """One that reads its input to end of file, as Botzone's sample bot does."""
     run = server("check-bot", "--ruleset", "botzone", "--games", "1", "--variant", "duplicate",
-                 "simple:" + KEPT.format("simple"))
+                 "json:python3 tests/bots/botzone/like_sample.py")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 game(s), 0 problem(s)" in run.stdout
 
@@ -54,7 +55,7 @@ def test_a_botzone_swiss_with_io_modes_and_a_fill_in_runs_stores_and_resumes(
     bots = tmp_path / "BOTS.toml"
     bots.write_text("".join(
         f'[[bot]]\nname = "{name}"\ncommand = "{KEPT.format(io)}"\nio = "{io}"\n'
-        f'ruleset = "botzone"\n\n'
+        f'ruleset = "botzone"\nkeep_running = true\n\n'
         for name, io in (("a", "json"), ("b", "simple"), ("c", "json"), ("d", "simple"),
                          ("e", "json"), ("f", "simple"))))
     out = tmp_path / "out"
@@ -66,7 +67,8 @@ def test_a_botzone_swiss_with_io_modes_and_a_fill_in_runs_stores_and_resumes(
     assert meta["ruleset"] == "botzone" and meta["variant"] == "duplicate"
     assert meta["walls"] == "1" and meta["orders"] == "4"
     commands = [json.loads(c) for (c,) in db.execute("SELECT command FROM entries")]
-    assert commands[1][0].startswith("simple:") and commands[0][0].startswith("json:")
+    assert commands[1][0].startswith("simple+keep-running:")
+    assert commands[0][0].startswith("json+keep-running:")
     assert "random_bot.py" in commands[-1][0]  # the fill-in: Botzone's sample bot's part
     games = db.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
     assert games == 2 * 2 * 4 * 4  # rounds x tables x games x seats
@@ -108,8 +110,9 @@ def test_greedy_beats_random_by_a_wide_margin_over_a_full_duplicate_match(
 @pytest.mark.slow
 def test_a_duplicate_match_of_bots_like_the_public_botzone_bots_ends_and_verifies(
         tmp_path: Path) -> None:
-    # The three restarted every turn, as the public bots are; the greedy sample kept
-    # running (check-bot plays it restarted: test_check_bot_passes_a_good_bot).
+    # The three restarted every turn, as the public bots are (the sample-like one reads
+    # its input to end of file); the greedy sample kept running (check-bot plays it
+    # restarted, as an opponent).
     bots = ["json:python3 tests/bots/botzone/like_sample.py",
             "simple:python3 tests/bots/botzone/like_wr786.py",
             "json:python3 tests/bots/botzone/like_ccr.py", GREEDY]
@@ -127,7 +130,7 @@ def test_without_the_calculator_every_command_says_how_to_install_it(tmp_path: P
     blocker.mkdir()
     (blocker / "__init__.py").write_text("raise ImportError('not installed (test)')\n")
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "COLUMNS": "200"}
-    bot = "json:" + KEPT.format("json")
+    bot = "json+keep-running:" + KEPT.format("json")
     data = BOTZONE / "c05_robbed_added_kong.json"
     assert data.is_file(), f"{data} is missing from the repository's test data"
     for args in (["match", "--ruleset", "botzone", bot, bot, bot, bot],
@@ -149,7 +152,7 @@ def test_without_the_calculator_every_command_says_how_to_install_it(tmp_path: P
 ])
 def test_an_initdata_the_judge_cannot_start_from_is_refused_in_one_line(
         initdata: str, said: str) -> None:
-    bot = "json:" + KEPT.format("json")
+    bot = "json+keep-running:" + KEPT.format("json")
     run = server("match", "--ruleset", "botzone", "--initdata", initdata, bot, bot, bot, bot)
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
     assert said in run.stderr and len(run.stderr.strip().splitlines()) == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 import sys
 
 import pytest
@@ -15,6 +17,7 @@ from server.botzone_io import (
     infer_language,
     parse_output,
     parse_spec,
+    spec_prefix,
     split_marker,
 )
 from server.errors import InputError
@@ -63,11 +66,31 @@ def test_specs_name_the_mode_and_default_to_json() -> None:
     (f"json:{PY} tests/bots/botzone/nosuch.py", "nosuch.py, which does not exist"),
     ("simple:./nosuch-bot", "does not exist"),
     ("no-such-program-here", "no program"),
-    (f"keep-running:{PY} x.py", "keep-running needs no prefix"),
+    (f"keep:{PY} x.py", "keep: is not a mode or a setting: write json: or simple:"),
+    (f"json+keep:{PY} x.py", "json+keep: is not a mode or a setting"),
+    (f"keep_running:{PY} x.py", "with +keep-running for a bot that keeps running"),
+    (f"json+simple:{PY} x.py", "json+simple: is not a mode or a setting"),
+    (f"simple+keep-running+keep-running:{PY} x.py", "is not a mode or a setting"),
+    ("json+keep-running:", "no command after json+keep-running:"),
 ])
 def test_bad_specs_are_refused_with_one_clear_line(text: str, says: str) -> None:
-    with pytest.raises(InputError, match=says.replace(".", r"\.").replace("(", r"\(")):
+    with pytest.raises(InputError, match=re.escape(says)):
         parse_spec(text)
+
+
+@pytest.mark.parametrize(("prefix", "mode", "keep"), [
+    ("", "json", False), ("json:", "json", False), ("simple:", "simple", False),
+    ("json+keep-running:", "json", True), ("simple+keep-running:", "simple", True),
+    ("keep-running:", "json", True), ("keep-running+simple:", "simple", True),
+    ("Simple+Keep-Running:", "simple", True),
+])
+def test_keep_running_is_a_setting_in_the_spec_prefix_off_by_default(
+        prefix: str, mode: str, keep: bool) -> None:
+    spec = parse_spec(f"{prefix}{PY} tests/bots/botzone/discarder.py {mode}")
+    assert (spec.mode, spec.keep_running, spec.argv[0]) == (mode, keep, PY)
+    assert spec.text == f"{prefix}{PY} tests/bots/botzone/discarder.py {mode}"
+    again = parse_spec(spec_prefix(mode, keep) + shlex.join(spec.argv))  # as a bots file stores
+    assert (again.mode, again.keep_running, again.argv) == (mode, keep, spec.argv)
 
 
 def test_unknown_language_is_refused() -> None:

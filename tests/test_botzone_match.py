@@ -42,7 +42,7 @@ def modes(index: int) -> list[tuple[str, str]]:
     """How each seat of game ``index`` talks: kept running, in JSON and simple
     interaction by turns; in every fourth game one seat (moving) is restarted every
     turn instead, in JSON or simple interaction by turns."""
-    kept = [("json", "json keep"), ("simple", "simple keep")]
+    kept = [("json+keep-running", "json keep"), ("simple+keep-running", "simple keep")]
     seats = [kept[(index + seat) % 2] for seat in range(4)]
     if index % 4 == 0:
         seats[index // 4 % 4] = ("json", "") if index % 8 == 0 else ("simple", "simple")
@@ -131,7 +131,8 @@ def test_a_game_judged_on_botzone_played_again_live_gives_every_request_display_
 
 ONE_GAME = ["--ruleset", "botzone", "--seed", "5",
             f"json:python3 {DISCARDER} json", f"simple:python3 {DISCARDER} simple",
-            f"json:python3 {DISCARDER} json 1000", f"simple:python3 {DISCARDER} simple 1000"]
+            f"json+keep-running:python3 {DISCARDER} json 1000",
+            f"simple+keep-running:python3 {DISCARDER} simple 1000"]
 
 
 def test_one_game_in_every_interaction_is_logged_verified_and_leaves_nothing(
@@ -164,9 +165,9 @@ def test_a_short_duplicate_match_ranks_each_wall_and_its_report_has_every_game(
         exe = tmp_path / "drawn_discard"
         subprocess.run([compiler, "-O2", "-o", str(exe), "bench/bots/drawn_discard.cpp"],
                        cwd=ROOT, check=True, timeout=120)
-        fast = [f"simple:{exe}"]
-    bots = [*fast, f"json:python3 {DISCARDER} json 1000", f"simple:python3 {DISCARDER} simple 1000",
-            f"json:python3 {DISCARDER} json 1000", f"simple:python3 {DISCARDER} simple 1000"][:4]
+        fast = [f"simple+keep-running:{exe}"]
+    bots = [*fast, *[f"{mode}+keep-running:python3 {DISCARDER} {mode} 1000"
+                     for mode in ("json", "simple", "json", "simple")]][:4]
     logs = tmp_path / "logs"
     run = server("match", "--ruleset", "botzone", "--format", "duplicate", "--walls", "2",
                  "--orders", "4", "--variant", "duplicate", "--seed", "11", "-d", "--log-dir",
@@ -214,8 +215,9 @@ def test_a_hostile_bot_gets_its_verdict_and_the_penalty_and_hurts_nothing(
 
 
 def hostile_args(behaviour: str, kept: bool) -> list[str]:
-    hostile = f"json:python3 tests/bots/botzone/hostile.py json {behaviour}" + \
-        (" --kept" if kept else "")
-    bots = [f"json:python3 {DISCARDER} json 1000", hostile,
-            f"simple:python3 {DISCARDER} simple 1000", f"json:python3 {DISCARDER} json 1000"]
+    hostile = ("json+keep-running:" if kept else "json:") + \
+        f"python3 tests/bots/botzone/hostile.py json {behaviour}" + (" --kept" if kept else "")
+    bots = [f"json+keep-running:python3 {DISCARDER} json 1000", hostile,
+            f"simple+keep-running:python3 {DISCARDER} simple 1000",
+            f"json+keep-running:python3 {DISCARDER} json 1000"]
     return ["--ruleset", "botzone", "--time-limit", "0.2", "--seed", "2", *bots]

@@ -364,12 +364,15 @@ def test_programs_too_big_to_travel_are_refused_with_one_line(
 def test_a_noi2014_swiss_plays_on_the_cluster_as_it_does_here(
         cluster: object, tmp_path: Path) -> None:
     """Every ruleset goes through the same path: a table of NOI 2014 asks for its four
-    CPUs, is given a whole node of one, and ends as it does on this machine."""
+    CPUs, is given a whole node of one, and ends as it does on this machine. A bot's
+    keep-running setting travels with its command: the greedy bots keep running there
+    too."""
     lines = []
     for i in range(8):
-        bot = "greedy_bot.py" if i % 2 else "random_bot.py"
+        bot = "greedy_bot.py\", \"--keep-running" if i % 2 else "random_bot.py"
         lines += ["[[bot]]", f'name = "n{i}"',
-                  f'command = ["{PY}", "{ROOT}/sample_ai/noi2014/{bot}"]']
+                  f'command = ["{PY}", "{ROOT}/sample_ai/noi2014/{bot}"]',
+                  f"keep_running = {'true' if i % 2 else 'false'}"]
     (tmp_path / "bots.toml").write_text("\n".join(lines) + "\n")
     args = (str(tmp_path / "bots.toml"), "--ruleset", "noi2014", "--rounds", "1",
             "--orders", "1", "--seed", "5")
@@ -381,4 +384,12 @@ def test_a_noi2014_swiss_plays_on_the_cluster_as_it_does_here(
     assert "uses 4 CPUs" in remote.stderr and "takes a whole node" in remote.stderr
     assert same_standings(tmp_path / "here", tmp_path / "there")
     assert {status for _, _, status, _ in played(tmp_path / "there")} == {"done"}
+    specs = [p["spec"] for m in (tmp_path / "there").glob("matches/*/match.json")
+             for p in json.loads(m.read_text())["players"]]
+    assert len(specs) == 8
+    assert sorted(s.split(":")[0] for s in specs) == ["json"] * 4 + ["json+keep-running"] * 4
+    kept = [json.loads(g.read_text()) for g in (tmp_path / "there").glob(
+        "matches/*/games/*/game.json")]
+    assert kept and all(entry["verdict"] == "OK" for game in kept for seat in game["players"]
+                        for entry in seat if entry)
     assert_no_bots_left()

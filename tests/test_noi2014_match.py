@@ -36,8 +36,10 @@ def test_the_contest_input_line_has_its_fields_and_limits_as_the_statement_write
 
 
 def test_a_round_in_every_interaction_plays_one_wall_four_times_with_seats_rotated(tmp_path):
-    bots = [f"json:python3 {DRAWN}", f"json:python3 {DRAWN} --keep",
-            f"simple:python3 {DRAWN} --simple", f"simple:python3 {DRAWN} --simple --keep"]
+    # the restarted two read their input to end of file, as Botzone's sample bot does
+    bots = [f"json:python3 {DRAWN} --to-eof", f"json+keep-running:python3 {DRAWN} --keep",
+            f"simple:python3 {DRAWN} --simple --to-eof",
+            f"simple+keep-running:python3 {DRAWN} --simple --keep"]
     run = server("match", "--ruleset", "noi2014", "--format", "round", "--seed", "5", "-d",
                  "--log-dir", str(tmp_path), *bots, timeout=300)
     assert run.returncode == 0, run.stderr
@@ -86,10 +88,12 @@ def hostile_matches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple
     def play(case: tuple[str, str | None, bool], name: str) -> tuple[Any, Path]:
         behaviour, _, kept = case
         logs = tmp_path_factory.mktemp(f"hostile-{name}")
-        hostile = f"json:python3 tests/bots/botzone/hostile.py json {behaviour}" + \
+        hostile = ("json+keep-running:" if kept else "json:") + \
+            f"python3 tests/bots/botzone/hostile.py json {behaviour}" + \
             (" --kept" if kept else "")
-        bots = [f"json:python3 {DISCARDER} json 1000", hostile,
-                f"simple:python3 {DISCARDER} simple 1000", f"json:python3 {DISCARDER} json 1000"]
+        bots = [f"json+keep-running:python3 {DISCARDER} json 1000", hostile,
+                f"simple+keep-running:python3 {DISCARDER} simple 1000",
+                f"json+keep-running:python3 {DISCARDER} json 1000"]
         run = server("match", "--ruleset", "noi2014", "--time-limit", "0.25", "--seed", "2",
                      "-d", "--log-dir", str(logs), *bots, timeout=180)
         return run, logs
@@ -125,9 +129,17 @@ def test_a_hostile_bot_is_faulted_and_the_others_play_on(behaviour, verdict, kep
 
 def test_check_bot_passes_a_sound_bot_and_names_each_problem_of_a_bad_one() -> None:
     good = server("check-bot", "--ruleset", "noi2014", "--games", "1",
-                  "python3 sample_ai/noi2014/greedy_bot.py --keep-running", timeout=180)
+                  "keep-running:python3 sample_ai/noi2014/greedy_bot.py --keep-running",
+                  timeout=180)
     assert good.returncode == 0, good.stdout + good.stderr
     assert "1 game(s), 0 problem(s)" in good.stdout
+    # one that reads its input to end of file: no fault; its only problem is its
+    # target ("B1", on purpose), which is not a fault in NOI 2014
+    to_eof = server("check-bot", "--ruleset", "noi2014", "--games", "1",
+                    f"simple:python3 {DRAWN} --simple --to-eof", timeout=180)
+    assert to_eof.stdout.splitlines()[1:] == [
+        "  its target hand is not valid: not a winning hand (4 sets and a pair) (answered 'B1')",
+        "1 game(s), 1 problem(s)"], to_eof.stdout + to_eof.stderr
     garbage = server("check-bot", "--ruleset", "noi2014", "--games", "1",
                      "json:python3 tests/bots/botzone/hostile.py json garbage", timeout=180)
     assert garbage.returncode == 1

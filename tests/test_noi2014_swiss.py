@@ -50,7 +50,9 @@ def field(folder: Path, plain: Path) -> Path:
             command = f"{folder / 'handin.py'} --keep-running"
             kind, io = "handin", "json"
         python = f"{sys.executable} " if command.split()[0].endswith(".py") else ""
-        text += f'[[bot]]\nname = "{kind}-{k}"\ncommand = "{python}{command}"\nio = "{io}"\n'
+        keep = "true" if "--keep-running" in command else "false"
+        text += (f'[[bot]]\nname = "{kind}-{k}"\ncommand = "{python}{command}"\nio = "{io}"\n'
+                 f'keep_running = {keep}\n')
     (folder / "BOTS.toml").write_text(text)
     return folder / "BOTS.toml"
 

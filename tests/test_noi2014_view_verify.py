@@ -29,10 +29,10 @@ def match(tmp_path_factory: pytest.TempPathFactory) -> Path:
     logs = tmp_path_factory.mktemp("noi-logs")
     run = server("match", "--ruleset", "noi2014", "--format", "round", "--seed", "3", "-d",
                  "--log-dir", str(logs),
-                 f"python3 {SAMPLES}/greedy_bot.py --keep-running",
-                 f"python3 {SAMPLES}/random_bot.py --keep-running",
-                 f"simple:python3 {SAMPLES}/greedy_bot.py --keep-running --simple",
-                 f"python3 {SAMPLES}/random_bot.py --keep-running")
+                 f"keep-running:python3 {SAMPLES}/greedy_bot.py --keep-running",
+                 f"keep-running:python3 {SAMPLES}/random_bot.py --keep-running",
+                 f"simple+keep-running:python3 {SAMPLES}/greedy_bot.py --keep-running --simple",
+                 f"keep-running:python3 {SAMPLES}/random_bot.py --keep-running")
     assert run.returncode == 0, run.stderr
     (folder,) = logs.iterdir()
     return folder

@@ -62,8 +62,8 @@ def check_bot_args(ruleset: str, command: str, sandbox: str) -> list[str]:
     noi2014 (their check-bot's sample opponents restart every turn: slow)."""
     if ruleset == "default":
         return ["check-bot", f"{command} line", "--hands", "1", "--sandbox", sandbox]
-    return ["match", *[f"json:{command} json"] * 4, "--ruleset", ruleset, "--seed", "1",
-            "--sandbox", sandbox]
+    return ["match", *[f"json+keep-running:{command} json"] * 4, "--ruleset", ruleset,
+            "--seed", "1", "--sandbox", sandbox]
 
 
 def no_verdict_charged(done: subprocess.CompletedProcess[str]) -> None:
@@ -120,7 +120,7 @@ def test_java_and_node_bots_play_a_tournament(java_bot: str, node_bot: str, rule
         commands = [f"{java_bot} json", f"{node_bot} json", f"{java_bot} json",
                     f"{node_bot} json"]
         extra = ["--walls", "1", "--orders", "1"]
-        io = 'io = "json"\n'
+        io = 'io = "json"\nkeep_running = true\n'
     bots = tmp_path / "BOTS.toml"
     bots.write_text("".join(f'[[bot]]\nname = "b{k}"\ncommand = "{c}"\n{io}'
                             for k, c in enumerate(commands)))

@@ -103,6 +103,10 @@ def test_a_rulesets_one_word_commands_are_split_and_joined_through_the_seam(
     assert BOTZONE.split_command((word,)) == (
         "simple:", (PY, f"{tmp_path}/my bot.py", "--keep-running"))
     assert BOTZONE.join_command(*BOTZONE.split_command((word,))) == (word,)
+    kept = f"simple+keep-running:{PY} '{tmp_path}/my bot.py' --keep-running"
+    assert BOTZONE.split_command((kept,)) == (
+        "simple+keep-running:", (PY, f"{tmp_path}/my bot.py", "--keep-running"))
+    assert BOTZONE.join_command(*BOTZONE.split_command((kept,))) == (kept,)
     assert DEFAULT.split_command(("a", "b c")) == ("", ("a", "b c"))
     assert DEFAULT.join_command("", ["a", "b c"]) == ("a", "b c")
     (tmp_path / "my bot.py").write_text("print('x')\n")
@@ -118,7 +122,7 @@ def test_a_rulesets_one_word_commands_are_split_and_joined_through_the_seam(
 def write_bots(path: Path, bots: Path, bob: str = "bob.py") -> None:
     files = {"alice": "alice.py", "bob": bob, "carol": "carol.py", "dave": "dave.py"}
     path.write_text("".join(f'[[bot]]\nname = "{name}"\ncommand = "{PY} {bots / f} json 1000"'
-                            '\n\n' for name, f in files.items()))
+                            '\nkeep_running = true\n\n' for name, f in files.items()))
 
 
 def stderr_lines(table: Path) -> set[str]:

@@ -83,7 +83,7 @@ def check_bot(args: CommandArgs) -> int:
     seed = int(args["seed"])
     from rulesets.noi2014.ruleset import RULESET
 
-    specs = [cmd, *(f"json:python3 {RULESET.samples / name} --keep-running"
+    specs = [cmd, *(f"json+keep-running:python3 {RULESET.samples / name} --keep-running"
                     for name in CHECK_OPPONENTS)]
     bots = Bots.from_args(specs, args, dialect=NOI2014)
     plans = [GamePlan(n + 1, n + 1, formats.rotation(n), {"seed": seed, "game": n},

@@ -10,7 +10,9 @@ command line, or a list of words)::
 A command that is the one word ``tcp:NAME`` is a remote seat, as in a match:
 the bot connects to the tournament's listener (``server connect ... --name
 NAME``). NAME follows the protocol's rules (no spaces) and no two entries
-share one.
+share one. A bot of a ruleset on Botzone's protocol may also say
+``io = "simple"`` (its interaction; json by default) and ``keep_running =
+true`` (off by default), stored in its command as ``simple+keep-running:...``.
 
 A folder holds one bot per file, named after the file's stem (as ``server
 tournament --help`` and the README say):
@@ -43,7 +45,7 @@ from server.tournament.store import Entry
 
 FILL_IN_NAME = "fill-in-{}"
 # The keys a [[bot]] table of BOTS.toml may have.
-ENTRY_KEYS = ("name", "command", "ruleset", "io")
+ENTRY_KEYS = ("name", "command", "ruleset", "io", "keep_running")
 
 
 class EntriesError(ValueError):
@@ -61,8 +63,9 @@ def fill_in(k: int, ruleset: str = DEFAULT) -> Entry:
 
 def load_entries(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
     """The bots of a tournament of ``ruleset``: a BOTS.toml entry may say its ruleset
-    (it must be the tournament's) and its ``io`` (how it talks, if the ruleset has
-    more than one way: Botzone's json or simple)."""
+    (it must be the tournament's), its ``io`` (how it talks, if the ruleset has
+    more than one way: Botzone's json or simple) and its ``keep_running`` (true or
+    false, a setting of bots on Botzone's protocol: ``server.botzone_io``)."""
     if not path.exists():
         raise EntriesError(f"{path}: no such file or folder (BOTS is a bots file or a folder "
                            "of bots)")
@@ -146,12 +149,19 @@ def _toml_entry(path: Path, i: int, item: object, ruleset: str, base: Path) -> E
     io = item.get("io")
     if io is not None and not isinstance(io, str):
         raise EntriesError(f"{path}: bot {name!r}: io must be a string")
+    keep_running = item.get("keep_running")
+    if keep_running is not None and not isinstance(keep_running, bool):
+        raise EntriesError(f"{path}: bot {name!r}: keep_running must be true or false, "
+                           f"not {keep_running!r}")
     if command.strip().startswith(PREFIX):
+        if keep_running is not None:
+            raise EntriesError(f"{path}: bot {name!r}: keep_running is for a bot the "
+                               f"server starts, not a remote one ({PREFIX}NAME)")
         return Entry(name, (_remote(path, name, command.strip()),))
     try:
         argv = parse_command(_rebase(command, base))
-        stored = tuple(argv) if ruleset == DEFAULT and io is None else \
-            load(ruleset).entry_command(argv, io, f"{path}: bot {name!r}")
+        stored = tuple(argv) if ruleset == DEFAULT and io is None and keep_running is None \
+            else load(ruleset).entry_command(argv, io, f"{path}: bot {name!r}", keep_running)
     except (BotCommandError, InputError) as exc:
         raise EntriesError(f"{path}: bot {name!r}: {reason(exc)}"
                            if isinstance(exc, BotCommandError) else str(exc)) from None

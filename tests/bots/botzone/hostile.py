@@ -61,6 +61,10 @@ elif behaviour == "stderr_flood":
     answer(mode, discard(request))
 elif behaviour == "marker_then_exit":
     answer(mode, discard(request), keep=True)
+elif behaviour == "marker_then_crash_at_eof":  # after its marker it reads to end of input
+    answer(mode, discard(request), keep=True)
+    sys.stdin.read()
+    raise RuntimeError("no next request: end of input")
 elif behaviour == "marker_only":
     print(MARKER, flush=True)
     forever()

@@ -10,16 +10,16 @@ Habits copied:
   everything else (the first two turns included).
 * The "random" tile comes from a generator that starts afresh every run (the
   C++ bot never seeds ``rand``), so the same history gives the same answer.
-* JSON interaction (the default, ``SIMPLEIO 0``): it prints its answer the way
-  jsoncpp's ``operator<<`` does, an indented object over several lines
-  (``{\\n\\t"response" : "PLAY W1"\\n}\\n``). Simple interaction (``--simple``,
-  ``SIMPLEIO 1``): the answer line only.
+* JSON interaction (the default, ``SIMPLEIO 0``): it reads its input to end of
+  file (jsoncpp's ``cin >> value`` does: here ``json.load(sys.stdin)``), so it
+  answers only once its input is closed, as Botzone closes a restarted bot's
+  input. It prints its answer the way jsoncpp's ``operator<<`` does, an
+  indented object over several lines (``{\\n\\t"response" : "PLAY W1"\\n}\\n``).
+  Simple interaction (``--simple``, ``SIMPLEIO 1``): it reads the turn number
+  and the history line by line, and prints the answer line only.
 * It reads the history only from the requests and its own responses; it
   ignores ``data``/``globaldata`` and prints neither.
-
-Not a habit of the real bot (it always exits after answering):
-``--keep-running``, which prints ``>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`` after
-each answer and waits for the next request, for testing that mode.
+* It exits after answering: it never asks to keep running.
 """
 
 from __future__ import annotations
@@ -28,8 +28,6 @@ import json
 import random
 import sys
 from collections.abc import Sequence
-
-KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 
 def respond(requests: Sequence[str], responses: Sequence[str]) -> str:
@@ -54,30 +52,15 @@ def styled(answer: str) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
-    simple = "--simple" in argv
-    keep_running = "--keep-running" in argv
-    if simple:
+    if "--simple" in argv:
         n = int(sys.stdin.readline())
         lines = [sys.stdin.readline().rstrip("\r\n") for _ in range(2 * n - 1)]
         requests, responses = lines[0::2], lines[1::2]
-    else:
-        given = json.loads(sys.stdin.readline())
-        requests, responses = list(given["requests"]), list(given["responses"])
-    while True:
-        answer = respond(requests, responses)
-        responses.append(answer)
-        sys.stdout.write(answer + "\n" if simple else styled(answer))
-        if not keep_running:
-            return 0
-        print(KEEP_RUNNING, flush=True)
-        line = sys.stdin.readline()
-        if not line:
-            return 0
-        if simple:
-            requests.append(line.rstrip("\r\n"))
-        else:
-            value = json.loads(line)
-            requests.append(str(value["requests"][-1] if isinstance(value, dict) else value))
+        print(respond(requests, responses), flush=True)
+        return 0
+    given = json.load(sys.stdin)  # to end of file
+    sys.stdout.write(styled(respond(given["requests"], given["responses"])))
+    return 0
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 a target that is one tile from its hand when it can find one (else an invalid one).
 
 ``--keep`` asks for keep-running; ``--simple`` talks Botzone's simple interaction;
-``--big-data`` leaves 70000 bytes of data (over NOI 2014's 64 KiB).
+``--big-data`` leaves 70000 bytes of data (over NOI 2014's 64 KiB); ``--to-eof``
+reads its whole input to end of file before it answers, as Botzone's sample bot
+does (JSON: ``json.load(sys.stdin)``; simple: all of stdin at once).
 """
 
 import json
@@ -67,7 +69,13 @@ def answer(requests):
 def main():
     keep = "--keep" in sys.argv
     simple = "--simple" in sys.argv
-    if simple:
+    if "--to-eof" in sys.argv:
+        if simple:
+            lines = sys.stdin.read().split("\n")
+            requests = lines[1:2 * int(lines[0]):2]
+        else:
+            requests = json.load(sys.stdin)["requests"]
+    elif simple:
         n = int(sys.stdin.readline())
         requests = [sys.stdin.readline().rstrip("\n") for _ in range(2 * n - 1)][0::2]
         sys.stdin.readline()  # data
