@@ -45,6 +45,15 @@ RULE_NOTE = " [default: {}; stored, and kept on --resume]"
 # The limit options' help in every command: the same words, each ruleset's own default.
 LIMIT_HELP = {key: f"{HELP[key]} [default: {limit_default_help(key)}]"
               for key in ("mem_limit", "cpu_limit", "file_limit")}
+
+# The limit options of every command that starts bots, declared once: no default of
+# their own (None: the ruleset's default; 0: no limit).
+MemLimit = Annotated[int | None, typer.Option(min=0, help=LIMIT_HELP["mem_limit"],
+                                              show_default=False)]
+CpuLimit = Annotated[int | None, typer.Option(min=0, help=LIMIT_HELP["cpu_limit"],
+                                              show_default=False)]
+FileLimit = Annotated[int | None, typer.Option(min=0, help=LIMIT_HELP["file_limit"],
+                                               show_default=False)]
 RULESET_HELP = "The ruleset: " + ", ".join(
     entry.name for entry in LISTINGS if entry.kind == "match") + " (see 'server rulesets')"
 LOG_NOTE = " (default: the one that wrote the log)"
@@ -318,12 +327,9 @@ def match(
                                                "tcp:NAME AIs connect")] = None,
     token: Annotated[list[str] | None, typer.Option(help="NAME=SECRET for tcp:NAME "
                                                     "(generated and printed if absent)")] = None,
-    mem_limit: Annotated[int | None, typer.Option(
-        min=0, help=LIMIT_HELP["mem_limit"], show_default=False)] = None,
-    cpu_limit: Annotated[int | None, typer.Option(
-        min=0, help=LIMIT_HELP["cpu_limit"], show_default=False)] = None,
-    file_limit: Annotated[int | None, typer.Option(
-        min=0, help=LIMIT_HELP["file_limit"], show_default=False)] = None,
+    mem_limit: MemLimit = None,
+    cpu_limit: CpuLimit = None,
+    file_limit: FileLimit = None,
     sandbox: Annotated[str, typer.Option(help=HELP["sandbox"])] = "none",
     work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,
     variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
@@ -348,12 +354,9 @@ def check_bot(
     hard_limit: Annotated[float, typer.Option(min=1.0, help="Seconds before an unanswered "
                                               "prompt is a fault")] = 5.0,
     join_limit: Annotated[float, typer.Option(min=0.1, help="Seconds to join")] = 5.0,
-    mem_limit: Annotated[int | None, typer.Option(
-        min=0, help=LIMIT_HELP["mem_limit"], show_default=False)] = None,
-    cpu_limit: Annotated[int | None, typer.Option(
-        min=0, help=LIMIT_HELP["cpu_limit"], show_default=False)] = None,
-    file_limit: Annotated[int | None, typer.Option(
-        min=0, help=LIMIT_HELP["file_limit"], show_default=False)] = None,
+    mem_limit: MemLimit = None,
+    cpu_limit: CpuLimit = None,
+    file_limit: FileLimit = None,
     sandbox: Annotated[str, typer.Option(help="none or bwrap")] = "none",
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
     variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
