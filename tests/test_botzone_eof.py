@@ -13,7 +13,6 @@ restarted on its next turn.
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -25,6 +24,7 @@ import trio
 from rulesets.registry import load
 from server.botzone_bots import open_botzone_bot, parse_spec
 from server.tournament.entries import EntriesError, load_entries
+from tests.system_tools import need
 from tests.test_botzone_bots import ANSWERS, HANG_LIMITS, LIMITS, MARGIN, TURNS
 from tests.test_botzone_match import server
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
@@ -45,9 +45,7 @@ SHORT_WALL = " ".join(KINDS[(7 * k) % len(KINDS)] for k in range(68))
 
 @pytest.fixture(scope="module")
 def cpp_to_eof(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    compiler = shutil.which("g++")
-    if compiler is None:
-        pytest.skip("no g++ to build tests/bots/botzone/to_eof.cpp")
+    compiler = need("g++")
     exe = tmp_path_factory.mktemp("to-eof") / "to_eof"
     subprocess.run([compiler, "-O2", "-o", str(exe), str(BOTS / "to_eof.cpp")], check=True,
                    timeout=120)
@@ -229,3 +227,23 @@ def test_a_botzone_tournament_plays_bots_reading_to_end_of_file_with_no_fault(
     (game,) = [json.loads(p.read_text()) for p in out.glob("matches/*/games/*/game.json")]
     assert {t["verdict"] for seat in game["players"] for t in seat if t} == {"OK"}
     assert game["judge"][-1]["display"]["action"] in ("HUANG", "HU")
+
+
+def test_a_noi2014_tournament_plays_bots_reading_to_end_of_file_with_no_fault(
+        tmp_path: Path) -> None:
+    """NOI 2014's bots speak the same protocol: restarted bots reading to end of file, in
+    JSON and in simple interaction, beside a kept one, through a tournament's table."""
+    path = write_bots(tmp_path / "BOTS.toml", [
+        ("eof-json", f"{PY} {DRAWN} --to-eof", ""),
+        ("eof-simple", f"{PY} {DRAWN} --simple --to-eof", 'io = "simple"'),
+        ("eof-json-2", f"{PY} {DRAWN} --to-eof", "keep_running = false"),
+        ("kept", f"{PY} {DRAWN} --keep", "keep_running = true")])
+    out = tmp_path / "out"
+    run = server("tournament", str(path), "--ruleset", "noi2014", "--walls", "1", "--orders",
+                 "1", "--rounds", "1", "--seed", "4", "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    (game,) = [json.loads(p.read_text()) for p in out.glob("matches/*/games/*/game.json")]
+    assert {t["verdict"] for seat in game["players"] for t in seat if t} == {"OK"}
+    assert not game["judge"][-1]["result"]["faulted"]
+    standings = json.loads((out / "standings.json").read_text())["standings"]
+    assert len(standings) == 4 and all(row["faults"] == 0 for row in standings), standings
