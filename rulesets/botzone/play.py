@@ -113,7 +113,10 @@ def check_bot(args: CommandArgs) -> int:
     seed = int(args["seed"])
     from rulesets.botzone.ruleset import RULESET
 
-    opponents = [f"json:python3 {RULESET.samples / name}" for name in CHECK_OPPONENTS]
+    # The sample opponents keep running (as NOI 2014's do): restarted every turn, they
+    # made a game of check-bot take about 15 s.
+    opponents = [f"json+keep-running:python3 {RULESET.samples / name} --keep-running"
+                 for name in CHECK_OPPONENTS]
     specs = [cmd, *opponents]
     bots = Bots.from_args(specs, args)
     plans = []
