@@ -23,3 +23,18 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     for name in PACKAGES:
         if (ROOT / name).is_dir():
             compileall.compile_dir(ROOT / name, quiet=2)
+
+
+# The suite runs on pytest-xdist's workers (``-n auto --dist loadgroup`` in
+# pyproject.toml), a file at a time: each file's tests stay together on one
+# worker, so a module fixture that plays many matches at once plays them once.
+# The files that start a Ray cluster share one group: one Ray on the machine at
+# a time.
+RAY_FILES = frozenset({"test_cluster_tournament.py", "test_cluster_units.py",
+                       "test_simulate_jobs.py"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        name = item.path.name
+        item.add_marker(pytest.mark.xdist_group("ray" if name in RAY_FILES else name))
