@@ -21,10 +21,10 @@ SKIP_DIRS = {".git", ".venv", "logs", "build", "node_modules", "__pycache__", ".
 TEXT = {".py", ".md", ".toml", ".txt", ".cfg", ".ini", ".yml", ".yaml", ".sh", ".cpp", ".c",
         ".h", ".java", ".js", ".html", ".json", ".csv", ""}
 OUTSIDE = [  # (this file, which spells them, is not scanned)
-    re.compile(r"\.\./shared"),                     # ../shared, at any depth
+    re.compile(r"\.\./shared"),                     # the folder beside the repository, at any depth
     re.compile(r"shared/(data|seeds|SPEC)"),        # shared/data/..., shared/SPEC-botzone.md
     re.compile(r"contest's shared folder"),
-    re.compile(r"""["']shared["']"""),              # Path(...) / "shared"
+    re.compile(r"""["']shared["']"""),              # Path(...) / its name, quoted
     re.compile(r"\b00[0-4]_[0-9a-f]{16}\.txt"),     # the organisers' seed files
 ]
 LINK = re.compile(r"\]\(([^)\s]+)\)")
