@@ -35,7 +35,6 @@ EXIT_COMPLETED = 0
 EXIT_NOT_COMPLETED = 1
 EXIT_BAD_SETUP = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
-EXIT_TERMINATED = 143  # 128 + SIGTERM (129: SIGHUP)
 EVENTS_FILE = "server-events.jsonl"  # the match's structured log events, in its folder
 
 

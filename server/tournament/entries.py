@@ -78,9 +78,8 @@ def load_entries(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
                 ruled.append(Entry(e.name, rules.entry_command(e.command, None,
                                                                f"{path}: {e.name}")))
             except InputError as exc:
-                problems.append(str(exc))
-        if problems:
-            raise EntriesError("; ".join(problems))
+                problems.append(str(exc).removeprefix(f"{path}: "))
+        _refuse_all(path, problems)
         entries = ruled
     names = [e.name for e in entries]
     dupes = sorted({n for n in names if names.count(n) > 1})
@@ -108,11 +107,7 @@ def _from_toml(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
             out.append(_toml_entry(path, i, item, ruleset, base))
         except EntriesError as exc:
             problems.append(str(exc).removeprefix(f"{path}: "))
-    if len(problems) == 1:
-        raise EntriesError(f"{path}: {problems[0]}")
-    if problems:
-        raise EntriesError(f"{path}: {len(problems)} bots cannot be used: "
-                           + "; ".join(f"({n}) {p}" for n, p in enumerate(problems, 1)))
+    _refuse_all(path, problems)
     seen: dict[str, str] = {}
     for entry in out:
         if (remote := entry.remote) is not None:
@@ -122,6 +117,15 @@ def _from_toml(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
                                    "of its own")
             seen[remote] = entry.name
     return out
+
+
+def _refuse_all(path: Path, problems: Sequence[str]) -> None:
+    """Every bot that cannot be used, said at once (numbered when more than one)."""
+    if len(problems) == 1:
+        raise EntriesError(f"{path}: {problems[0]}")
+    if problems:
+        raise EntriesError(f"{path}: {len(problems)} bots cannot be used: "
+                           + "; ".join(f"({n}) {p}" for n, p in enumerate(problems, 1)))
 
 
 def _toml_entry(path: Path, i: int, item: object, ruleset: str, base: Path) -> Entry:
