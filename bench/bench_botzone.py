@@ -3,7 +3,7 @@
 Three measurements, each printed as a table (``--part`` picks some):
 
 * ``server``: the server's own time per turn and per request. Whole games are
-  played through the shell's turn driver (``server.turns.play_turns``) under
+  played through the shell's turn driver (``server.turns.driver.play_turns``) under
   trio by four in-process seats that answer at once (a drawn-tile discarder:
   ``PLAY X`` to ``2 X``, ``PASS`` otherwise, so a game runs the whole wall);
   every turn is timed from one turn's end to the next (asking the four seats
@@ -13,7 +13,7 @@ Three measurements, each printed as a table (``--part`` picks some):
   the recorded answers, and checked to give the recorded outputs. A turn
   sends 4 requests; per request is a turn's time over 4.
 * ``bots``: a game's wall time with real bot processes through
-  ``server.turn_match`` and the real runner (``server.botzone_bots``):
+  ``server.turns.match`` and the real runner (``server.bots.botzone_bots``):
   ``bench/bots/drawn_discard.cpp`` x4 (simple interaction, keep-running;
   compiled with ``g++ -O2`` into a temporary folder), the Python discarder
   ``tests/bots/botzone/discarder.py`` restarted every turn and kept running,
@@ -64,9 +64,9 @@ import trio
 
 from rulesets.botzone import formats
 from rulesets.botzone.judge import Judge
-from rulesets.seam import GamePlan, Reply
-from server.botzone_io import Answer
-from server.turns import GameLog, play_turns
+from server.bots.botzone_io import Answer
+from server.seam.contract import GamePlan, Reply
+from server.turns.driver import GameLog, play_turns
 from tests.datadir import BOTZONE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -237,8 +237,8 @@ def play_bots(label: str, specs: Sequence[str], variant: str, plans: Sequence[Ga
               ) -> BotRun:
     from rulesets.botzone.play import Bots
     from rulesets.botzone.ruleset import BotzoneRules, game_header
-    from server.botzone_io import BotzoneLimits
-    from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
+    from server.bots.botzone_io import BotzoneLimits
+    from server.turns.match import TurnMatch, TurnPlayer, run_turn_match
 
     bots = Bots(specs, BotzoneLimits())
     match = TurnMatch("botzone", [TurnPlayer(s, s) for s in specs], plans,
@@ -315,7 +315,7 @@ def bots_part(seed: int, games: int, restart_games: int, extra: Sequence[str],
                     pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
                 print(f"  ... {variant}: {label}: {runs[-1][1].games} games", flush=True)
         cli_line = cli_game(cpp, seed) if cli and cpp is not None else None
-    print("\n## A game's wall time with real bots (server.turn_match + the runner)")
+    print("\n## A game's wall time with real bots (server.turns.match + the runner)")
     print("| variant | bots | games | turns a game | wall per game s | wall per turn ms | "
           "turn median ms | turn p99 ms | server CPU per turn ms | verdicts |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")

@@ -305,7 +305,7 @@ def marked_environment() -> Iterator[None]:
 def tournament(bots: Path, args: argparse.Namespace, out: Path, extra: Sequence[str],
                meter: CpuMeter) -> tuple[float, float]:
     """One ``server tournament`` process to its end: its wall time and start (epoch)."""
-    cmd = [PY, "-m", "server.cli", "tournament", str(bots), "--format", "swiss",
+    cmd = [PY, "-m", "server.cli.app", "tournament", str(bots), "--format", "swiss",
            "--rounds", str(args.rounds), "--hands", str(args.hands), "--seed", str(args.seed),
            "--out", str(out), *extra]
     if (out / "tournament.sqlite").exists():  # a --keep folder's earlier run

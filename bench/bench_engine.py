@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_engine.py [--hands 400] [--greedy-hands 100] [--repeat 3]
     .venv/bin/python bench/bench_engine.py --profile     # cProfile, grouped by area
 
-Runs ``server.engine.simulate.simulate`` (the code behind ``server simulate``)
+Runs ``rulesets.default.engine.simulate.simulate`` (the code behind ``server simulate``)
 with four random bots and with four greedy bots, and prints hands per second by
 the wall clock and by CPU time (best of ``--repeat`` runs: the CPU figure is the
 one to trust on a busy machine). Two more lines say where a random-bot hand's
@@ -34,9 +34,9 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from protocol.messages import FromAI, MOut, Out, Pass, Pick, ToAI
-from server.engine.hand import SEATS, Hand
-from server.engine.rng import deal
-from server.engine.simulate import InProcessBot, play_hand, resolve_bot, simulate
+from rulesets.default.engine.hand import SEATS, Hand
+from rulesets.default.engine.rng import deal
+from rulesets.default.engine.simulate import InProcessBot, play_hand, resolve_bot, simulate
 
 SEED = 2024
 
@@ -162,7 +162,7 @@ def profile(spec: str, hands: int) -> None:
     for (path, _, name), row in stats.stats.items():  # type: ignore[attr-defined]
         own = row[2]
         if "/server/engine/" in path:
-            areas["engine (server/engine)"] += own
+            areas["engine (rulesets/default/engine)"] += own
         elif "/sample_ai/" in path:
             areas["bots (sample_ai)"] += own
         elif "/scoring/" in path:

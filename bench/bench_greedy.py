@@ -1,8 +1,8 @@
 """How long the greedy bot takes per decision, and how it scores against random.
 
-Plays hands in-process through the pure engine (``server.engine.hand.Hand``):
+Plays hands in-process through the pure engine (``rulesets.default.engine.hand.Hand``):
 two greedy and two random bots, the line-up rotated by one seat every hand, on
-the seeded deals of ``server.engine.rng.deal``. Each greedy decision (a call
+the seeded deals of ``rulesets.default.engine.rng.deal``. Each greedy decision (a call
 to ``receive`` that returns an answer) is timed, on the wall clock
 (``perf_counter``, what a server's deadline sees) and in CPU time
 (``thread_time``, which other processes on a busy machine do not inflate).
@@ -33,12 +33,12 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from protocol.messages import FromAI, MChi, MJGang, MOut, MPeng, Pick, ToAI
+from rulesets.default.engine.hand import Hand, Verdict
+from rulesets.default.engine.rng import deal
 from sample_ai.framework import Bot
 from sample_ai.greedy import GreedyBot
 from sample_ai.random_bot import RandomBot
 from scoring import analysis
-from server.engine.hand import Hand, Verdict
-from server.engine.rng import deal
 
 SEATS = 4
 

@@ -1,6 +1,6 @@
 """How fast the match server runs a match of instant bots, and what it adds per message.
 
-Runs ``server.match.run_match`` in this process with four real bot processes
+Runs ``rulesets.default.match.run_match`` in this process with four real bot processes
 per hand (``tests/bots/drawbot.py`` by default: it discards what it draws and
 passes every claim, so every hand runs to the end of the wall: 84 draws, 336
 prompts). Reports:
@@ -42,9 +42,9 @@ if __package__ in (None, ""):
 import structlog
 import trio
 
-from server.bots import parse_command
-from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
-from server.table import TableOptions
+from rulesets.default.match import HandSummary, MatchConfig, MatchResult, Player, run_match
+from rulesets.default.table import TableOptions
+from server.bots.processes import parse_command
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,6 @@
 """The latency a remote seat adds per message on loopback, against a local one.
 
-Plays hands in this process with ``server.match.play_match_hand`` and a
+Plays hands in this process with ``rulesets.default.match.play_match_hand`` and a
 ``RemoteSeats`` launcher listening on 127.0.0.1: player 0 is ``tcp:remote``,
 played by ``server connect`` (a separate process, as in real use) running
 ``tests/bots/drawbot.py``; players 1-3 are the same bot as local processes. A
@@ -32,10 +32,10 @@ if __package__ in (None, ""):
 import structlog
 import trio
 
-from server.engine.rng import match_plan
-from server.match import HandSummary, MatchConfig, Player, play_match_hand
-from server.remote import open_remote_seats
-from server.table import TableOptions
+from rulesets.default.engine.rng import match_plan
+from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
+from rulesets.default.table import TableOptions
+from server.bots.remote import open_remote_seats
 
 ROOT = Path(__file__).resolve().parents[1]
 DRAWBOT = str(ROOT / "tests/bots/drawbot.py")
@@ -55,7 +55,7 @@ async def run(hands: int, seed: int, stderr: IO[bytes]) -> list[HandSummary]:
     async with open_remote_seats("127.0.0.1", 0, {"remote": TOKEN}) as seats:
         port = seats.addresses[0][1]
         bridge = await trio.lowlevel.open_process(
-            [sys.executable, "-c", "from server.cli import main; main()", "connect",
+            [sys.executable, "-c", "from server.cli.app import main; main()", "connect",
              f"127.0.0.1:{port}", "--name", "remote", "--token", TOKEN, "--", DRAWBOT],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=stderr)
         try:

@@ -1,7 +1,7 @@
 """How long ``server thupc`` takes on each official THUPC 2021 case (limit: 1 s each).
 
 For each case N.in it runs the real command line as a fresh process,
-``python -c "from server.cli import main; main()" thupc N.in``, several times
+``python -c "from server.cli.app import main; main()" thupc N.in``, several times
 and reports the best and the median wall time and the least CPU time (user +
 system: a loaded machine inflates it far less than wall time), checking the
 output against N.ans. The same for ``python -m rulesets.thupc2021 N.in``, which
@@ -33,7 +33,7 @@ from tests.datadir import THUPC
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = THUPC
-CLI = [sys.executable, "-c", "from server.cli import main; main()", "thupc"]
+CLI = [sys.executable, "-c", "from server.cli.app import main; main()", "thupc"]
 MODULE = [sys.executable, "-m", "rulesets.thupc2021"]
 
 

@@ -37,9 +37,9 @@ if __package__ in (None, ""):
 import structlog
 import trio
 
-from server.console import configure_logging
-from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
-from server.table import TableOptions, fine_for
+from rulesets.default.match import HandSummary, MatchConfig, MatchResult, Player, run_match
+from rulesets.default.table import TableOptions, fine_for
+from server.output.console import configure_logging
 from server.tournament.runner import TableLauncher
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,1 +1,5 @@
-"""Rulesets other than the default one, each in its own package over the shared core."""
+"""The rulesets this server hosts, one package each, found by name through
+``server.seam.registry``: ``default`` (docs/SPEC.md), ``botzone``, ``noi2014``,
+``thupc2021``. ``botzone_bots`` is what the two rulesets on Botzone's bot protocol
+share. A ruleset uses the shell's services and never imports another ruleset.
+"""

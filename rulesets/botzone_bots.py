@@ -1,6 +1,6 @@
 """What the rulesets whose bots speak Botzone's protocol share (botzone, noi2014): how a
 bots file's entry is stored (``json:CMD`` or ``simple:CMD``, ``+keep-running`` before the
-colon for a bot with that setting: ``server.botzone_io``), the house bot that fills
+colon for a bot with that setting: ``server.bots.botzone_io``), the house bot that fills
 a tournament's field, a tournament's stored settings, and how a game record or a match
 folder of theirs is found.
 
@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rulesets.seam import Ruleset
-from server.botzone_io import spec_prefix, split_prefix
-from server.errors import InputError
+from server.bots.botzone_io import spec_prefix, split_prefix
+from server.seam.contract import Ruleset
+from server.seam.errors import InputError
 
 MODES = ("json", "simple")
 
@@ -61,7 +61,7 @@ class BotzoneBotsRuleset(Ruleset):
 
     def table_cpus(self, settings: Mapping[str, str]) -> float:
         """Four: every bot of a table is asked at each turn, all at the same time, and a
-        restarted bot starts its interpreter every turn (``server.botzone_bots``)."""
+        restarted bot starts its interpreter every turn (``server.bots.botzone_bots``)."""
         return 4.0
 
     def tournament_settings(self, given: Mapping[str, Any],

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from rulesets.noi2014.engine import PASS, PLAYERS, Game
 from rulesets.noi2014.hands import is_winning
 from rulesets.noi2014.tiles import KINDS, sorted_tiles
-from rulesets.seam import Reply
+from server.seam.contract import Reply
 
 JUNK = ("", "PLAY", "PASS PASS", "HU", "GANG", "PENG B1", "play b1", "{}", "PLAY  B1")
 

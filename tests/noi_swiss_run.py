@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 import server.tournament.runner as runner
-from server.cli import main
+from server.cli.app import main
 
 program, new = sys.argv[1], sys.argv[2]
 seat = runner.swiss_round

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from server.account import account_line, plain
+from rulesets.default.account import account_line, plain
 
 HAND = {"timestamp": "2026-11-24T09:25:44.063123", "hand": 7, "group": 1, "round": 2,
         "deal": 3, "game_id": "1032746e", "players": (2, 0, 3, 1), "match": "m",

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from server.botzone_bots import BotzoneLimits, open_botzone_bot, parse_spec
-from server.sandbox import processes
+from server.bots.botzone_bots import BotzoneLimits, open_botzone_bot, parse_spec
+from server.bots.sandbox import processes
 from tests.test_hostile import (
     bwrap_or_skip,
     no_leftovers,  # noqa: F401  (autouse: nothing left running)

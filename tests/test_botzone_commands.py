@@ -16,7 +16,7 @@ from tests.datadir import BOTZONE
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 KEPT = "python3 tests/bots/botzone/discarder.py {} 1000"
 GREEDY = "json+keep-running:python3 sample_ai/botzone/greedy_bot.py --keep-running"
 RANDOM = "json+keep-running:python3 sample_ai/botzone/random_bot.py --keep-running"

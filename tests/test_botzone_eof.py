@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from rulesets.registry import load
-from server.botzone_bots import open_botzone_bot, parse_spec
+from server.bots.botzone_bots import open_botzone_bot, parse_spec
+from server.seam.registry import load
 from server.tournament.entries import EntriesError, load_entries
 from tests.system_tools import need
 from tests.test_botzone_bots import ANSWERS, HANG_LIMITS, LIMITS, MARGIN, TURNS

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from rulesets.botzone import formats
-from rulesets.seam import GamePlan
+from server.seam.contract import GamePlan
 
 
 def test_the_24_seat_orders_are_every_permutation_and_the_first_four_are_rotations() -> None:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from server.botzone_io import (
+from server.bots.botzone_io import (
     BAD_OUTPUT,
     OK,
     BotzoneLimits,
@@ -20,7 +20,7 @@ from server.botzone_io import (
     spec_prefix,
     split_marker,
 )
-from server.errors import InputError
+from server.seam.errors import InputError
 
 PY = sys.executable
 

@@ -32,7 +32,7 @@ from tests.datadir import botzone_games
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 GAMES = botzone_games()
 RECORDED = "tests/bots/botzone/recorded.py"
 DISCARDER = "tests/bots/botzone/discarder.py"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from rulesets.botzone.verify import verify_path, verify_record
-from rulesets.seam import VerifyReport
+from server.seam.contract import VerifyReport
 from tests.datadir import BOTZONE as DATA
 from tests.datadir import botzone_games
 
@@ -67,7 +67,7 @@ def test_a_changed_request_is_named_with_its_seat() -> None:
 
 
 def test_the_command_line_says_all_agree_and_exits_0() -> None:
-    run = subprocess.run([sys.executable, "-c", "from server.cli import main; main()", "verify",
+    run = subprocess.run([sys.executable, "-c", "from server.cli.app import main; main()", "verify",
                           str(GAMES[0])], cwd=ROOT, capture_output=True, text=True, timeout=60,
                          env={**os.environ, "COLUMNS": "200"})
     assert run.returncode == 0, run.stderr

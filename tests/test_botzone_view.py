@@ -25,7 +25,7 @@ from tests.datadir import BOTZONE as DATA
 from tests.datadir import botzone_games
 
 FILES = botzone_games()
-SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 
 
 @cache

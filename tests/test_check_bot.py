@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from server.check_bot import CheckReport, check_bot, format_report
-from server.table import TableOptions
+from rulesets.default.check_bot import CheckReport, check_bot, format_report
+from rulesets.default.table import TableOptions
 from tests.test_hostile import no_leftovers  # noqa: F401 (an autouse fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,7 +64,7 @@ async def test_late_answers_are_listed_with_the_prompt_and_the_answer() -> None:
 @pytest.mark.parametrize(("bot", "status"), [("tests/bots/drawbot.py", 0),
                                              ("tests/hostile/invalid_utf8.py", 1)])
 def test_check_bot_command_exit_status(bot: str, status: int) -> None:
-    done = subprocess.run([sys.executable, "-c", "from server.cli import main; main()",
+    done = subprocess.run([sys.executable, "-c", "from server.cli.app import main; main()",
                            "check-bot", f"{sys.executable} {bot}", "--hands", "1"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "COLUMNS": "200"})
@@ -83,7 +83,7 @@ def test_check_bot_runs_the_bot_in_the_servers_environment(tmp_path: Path) -> No
     bot = student_bot(tmp_path / "student")
     env = {**os.environ, "COLUMNS": "200", "PATH": BARE_PATH}
     env.pop("VIRTUAL_ENV", None)
-    done = subprocess.run([sys.executable, "-c", "from server.cli import main; main()",
+    done = subprocess.run([sys.executable, "-c", "from server.cli.app import main; main()",
                            "check-bot", str(bot), "--hands", "1"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -91,7 +91,7 @@ def test_check_bot_runs_the_bot_in_the_servers_environment(tmp_path: Path) -> No
 
 
 def test_check_bot_refuses_a_missing_script_before_starting_anything() -> None:
-    done = subprocess.run([sys.executable, "-c", "from server.cli import main; main()",
+    done = subprocess.run([sys.executable, "-c", "from server.cli.app import main; main()",
                            "check-bot", "python3 nosuch.py", "--hands", "1"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60,
                           env={**os.environ, "COLUMNS": "200"})
@@ -128,7 +128,7 @@ def test_check_bot_command_shows_the_traceback_of_a_bot_that_never_started(
     bot = tmp_path / "mybot.py"
     bot.write_text("#!/usr/bin/env python3\nimport no_such_module\n")
     bot.chmod(0o755)
-    done = subprocess.run([sys.executable, "-c", "from server.cli import main; main()",
+    done = subprocess.run([sys.executable, "-c", "from server.cli.app import main; main()",
                            "check-bot", str(bot), "--hands", "1"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "COLUMNS": "200"})

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import app
+from server.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -23,7 +23,7 @@ COMMANDS = {c.name or (c.callback.__name__ if c.callback else "")
 
 
 def server(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-c", "from server.cli import main; main()", *args], cwd=cwd,
+    return subprocess.run([PY, "-c", "from server.cli.app import main; main()", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, "COLUMNS": "400"})
 
@@ -55,7 +55,7 @@ def test_a_mistyped_command_is_named_with_the_command_meant(tmp_path: Path) -> N
 
 def test_a_word_that_can_be_a_bot_is_still_a_bot() -> None:
     """Only a word that names nothing runnable is taken for a misspelt command."""
-    from server.cli import mistyped_command
+    from server.cli.app import mistyped_command
 
     assert mistyped_command("chek-bot", COMMANDS) == "check-bot"
     assert mistyped_command("greedy", COMMANDS) is None  # far from every command

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 DRAW = "tests/bots/drawbot.py"
 UNWRITABLE = Path("/sys/mahjong-cli-paths-test")  # sysfs: no new entries, even for root
 

@@ -29,8 +29,8 @@ from pathlib import Path
 import pytest
 import ray.cluster_utils as ray_cluster_utils
 
+from rulesets.default.verify import verify_path
 from server.tournament.store import Store
-from server.verify import verify_path
 from tests.test_tournament import marked, standings_of
 
 pytestmark = pytest.mark.slow
@@ -107,7 +107,7 @@ def cluster() -> Iterator[object]:
 
 
 def tournament(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen([PY, "-m", "server.cli", "tournament", *args], cwd=ROOT,
+    return subprocess.Popen([PY, "-m", "server.cli.app", "tournament", *args], cwd=ROOT,
                             env={**os.environ, "COLUMNS": "160", **(env or {})},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -317,7 +317,7 @@ def test_the_starting_process_killed_and_resumed_gives_the_same_standings(
 
 def scratch_of(pids: set[int]) -> list[Path]:
     """The scratch folders of tables (and their bots) that processes ``pids`` made
-    (named after them: ``server.leftovers.scratch_prefix``)."""
+    (named after them: ``server.bots.leftovers.scratch_prefix``)."""
     return [path for prefix in ("mahjong-table-", "mahjong-bots-")
             for path in Path(tempfile.gettempdir()).glob(prefix + "*-*-*")
             if owner(path) in pids]

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server.seats import Sandbox
-from server.table import TableOptions
+from rulesets.default.table import TableOptions
+from server.bots.seats import Sandbox
 from server.tournament.cluster import missing, pack, relocate, unpack
 from server.tournament.report import Machines
 from server.tournament.schedule import TablePlan
@@ -105,7 +105,7 @@ def test_a_file_of_an_older_version_gains_the_node_column(tmp_path: Path) -> Non
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-m", "server.cli", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([PY, "-m", "server.cli.app", *args], cwd=ROOT, capture_output=True,
                           text=True, env={**os.environ, **(env or {})}, timeout=120)
 
 
@@ -173,7 +173,7 @@ def test_a_lost_task_names_the_node_ray_says_it_died_with() -> None:
     import trio
     from ray import exceptions
 
-    from server.cluster import Cluster, NodeLost, died_node_id
+    from server.cluster.ray_cluster import Cluster, NodeLost, died_node_id
 
     assert died_node_id(exceptions.NodeDiedError(NODE_DIED)) == NODE_ID
     assert died_node_id(exceptions.WorkerCrashedError()) is None

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import structlog
 
-from server.console import configure_logging
+from server.output.console import configure_logging
 from tests.test_match_e2e import DRAWBOT, GREEDY, RANDOM, match_dir, no_leftover_bots, run_server
 
 __all__ = ["no_leftover_bots"]  # the autouse fixture: no bot outlives a test

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 import typer.main
 
-from server.cli import app
+from server.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIP_DIRS = {"node_modules", "logs", "build", "dist", "__pycache__"}
@@ -225,7 +225,7 @@ SHOWN = [(b, line, shown) for b in SHELL_BLOCKS for line, shown in command_lines
                          ids=[f"{b.where}:{line[:30]}" for b, line, _ in SHOWN])
 def test_server_transcripts_print_what_the_docs_show(block: Block, line: str,
                                                      shown: str) -> None:
-    server = f"{shlex.quote(sys.executable)} -m server.cli"
+    server = f"{shlex.quote(sys.executable)} -m server.cli.app"
     command = re.sub(r"(^|[|;&]\s*)(\S*/)?server\b", lambda m: m[1] + server, line)
     done = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True,
                           timeout=60)

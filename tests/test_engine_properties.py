@@ -49,11 +49,11 @@ from protocol.messages import (
     ToAI,
 )
 from protocol.tiles import N_KINDS, Tile, tile_counts
+from rulesets.default.engine.hand import REJECTED_INPUT, SEATS, Event, Expect, Hand, Verdict, replay
+from rulesets.default.engine.rng import deal
 from scoring.fans import can_win
 from scoring.melds import MeldKind
 from scoring.settlement import WinKind, settle
-from server.engine.hand import REJECTED_INPUT, SEATS, Event, Expect, Hand, Verdict, replay
-from server.engine.rng import deal
 
 HANDS = 2000  # total hands played, across all styles
 SEED = 20240603

@@ -9,15 +9,15 @@ import sys
 
 import pytest
 
+from rulesets.default.fans_cmd import hand_from_json, parse_melds_text, score_batch
 from scoring.fans import HandError
-from server.fans_cmd import hand_from_json, parse_melds_text, score_batch
 
 
 def codes(text: str) -> list[str]:
     return text.split()
 
 
-CLI = [sys.executable, "-c", "from server.cli import main; main()", "fans"]
+CLI = [sys.executable, "-c", "from server.cli.app import main; main()", "fans"]
 
 
 def run_fans(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -16,10 +16,7 @@ import pytest
 
 from protocol.messages import JGang, format_line, parse_from_ai
 from protocol.tiles import ALL_TILES, Tile, parse_tile, parse_tiles, tile_counts
-from scoring.fans import WinningHand, score
-from scoring.melds import Meld, MeldKind
-from scoring.settlement import WinKind
-from server.engine.hand import (
+from rulesets.default.engine.hand import (
     REJECTED_INPUT,
     SEATS,
     Answer,
@@ -30,6 +27,9 @@ from server.engine.hand import (
     Verdict,
     replay,
 )
+from scoring.fans import WinningHand, score
+from scoring.melds import Meld, MeldKind
+from scoring.settlement import WinKind
 
 # --- helpers ------------------------------------------------------------------------
 
@@ -816,7 +816,7 @@ def play_randomly(hand: Hand, seed: int, fault_at: int = -1) -> None:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_replay_of_the_inputs_reproduces_the_hand_exactly(seed: int) -> None:
-    from server.engine.rng import deal
+    from rulesets.default.engine.rng import deal
 
     d = deal(99, seed)
     hand = Hand(d.wall, d.first)

@@ -31,12 +31,12 @@ from pathlib import Path
 import pytest
 import structlog
 
-from server.bots import ProcessPeer
-from server.engine.rng import match_plan
-from server.match import HandSummary, MatchConfig, Player, play_match_hand
-from server.sandbox import TAG_VARIABLE, BotLimits
-from server.seats import ProcessLauncher, Sandbox
-from server.table import TableOptions
+from rulesets.default.engine.rng import match_plan
+from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
+from rulesets.default.table import TableOptions
+from server.bots.processes import ProcessPeer
+from server.bots.sandbox import TAG_VARIABLE, BotLimits
+from server.bots.seats import ProcessLauncher, Sandbox
 from tests.system_tools import need
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -284,7 +284,7 @@ async def test_fuzzing_bot_processes_play_real_hands(sandbox_kind: str) -> None:
 
 def test_limits_reach_the_bot_process() -> None:
     """The rlimits are set in the child (no address-space limit: the memory limit is on
-    memory used, server.memlimit), and a bot's tag marks it."""
+    memory used, server.bots.memlimit), and a bot's tag marks it."""
     probe = ("import resource as r; print(r.getrlimit(r.RLIMIT_AS)[0], "
              "r.getrlimit(r.RLIMIT_CPU), r.getrlimit(r.RLIMIT_FSIZE)[0] >> 20, "
              "r.getrlimit(r.RLIMIT_CORE))")

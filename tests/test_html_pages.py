@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.browser import open_page
 from tests.datadir import LEGACY_LOGS
 
-SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 
 
 def _legacy(name: str) -> Path:

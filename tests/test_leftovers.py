@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from server import leftovers
+from server.bots import leftovers
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
@@ -69,7 +69,7 @@ def mark(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 def cli(*args: str) -> list[str]:
-    return [PY, "-c", "from server.cli import main; main()", *args]
+    return [PY, "-c", "from server.cli.app import main; main()", *args]
 
 
 def kill_when_bots_wait(server: subprocess.Popen[str], mark: str, bots: int) -> list[int]:

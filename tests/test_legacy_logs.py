@@ -14,10 +14,7 @@ import re
 import pytest
 
 from protocol.tiles import parse_tile, parse_tiles, tile_counts
-from scoring.analysis import waiting_tiles
-from scoring.fans import WinningHand, score
-from scoring.melds import parse_meld
-from server.engine.legacy_log import (
+from rulesets.default.engine.legacy_log import (
     HuEvent,
     LegacyLog,
     OutEvent,
@@ -26,6 +23,9 @@ from server.engine.legacy_log import (
     parse_legacy_log,
     winning_hand,
 )
+from scoring.analysis import waiting_tiles
+from scoring.fans import WinningHand, score
+from scoring.melds import parse_meld
 from tests.datadir import LEGACY_LOGS as LOG_DIR
 from tests.datadir import legacy_logs
 

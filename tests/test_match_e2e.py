@@ -32,10 +32,10 @@ from typing import Any
 import pytest
 import structlog
 
-from server.engine.rng import HandPlan, match_plan
-from server.logs import MatchFiles
-from server.match import HandSummary, MatchConfig, Player, play_match_hand
-from server.table import TableOptions, fine_for
+from rulesets.default.engine.rng import HandPlan, match_plan
+from rulesets.default.logs import MatchFiles
+from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
+from rulesets.default.table import TableOptions, fine_for
 from tests.signals import ctrl_c_works
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,7 +99,7 @@ def our_bots(tag: str) -> list[int]:
 
 
 def server_argv(*args: str) -> list[str]:
-    return [sys.executable, "-c", "from server.cli import main; main()", *args]
+    return [sys.executable, "-c", "from server.cli.app import main; main()", *args]
 
 
 def run_server(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -192,7 +192,7 @@ def _quiet_logs() -> Iterator[None]:
 
 # --- every way a hand can end ----------------------------------------------------------------
 
-# Found by playing the sample AIs in-process (``server.engine.simulate.play_hand``)
+# Found by playing the sample AIs in-process (``rulesets.default.engine.simulate.play_hand``)
 # over the first hands of many match seeds: (match seed, hand number) for each ending.
 # The sample AIs are deterministic only given ``--seed``.
 SEEDED = [f"{GREEDY} --seed 7", f"{GREEDY} --seed 7", f"{RANDOM} --seed 7",
@@ -616,7 +616,7 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_hands(
 
 def test_nohup_keeps_the_server_through_a_closed_terminal() -> None:
     """SIGHUP stops a run only when it was not ignored at the start (``nohup``)."""
-    from server.match_cli import stop_signals
+    from server.output.stopping import stop_signals
 
     before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:

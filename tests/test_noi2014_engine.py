@@ -16,7 +16,7 @@ from rulesets.noi2014.hands import (
     needed,
 )
 from rulesets.noi2014.tiles import KINDS, shuffled_wall
-from rulesets.seam import Reply
+from server.seam.contract import Reply
 from tests.noi_players import build_wall
 
 WAIT_W5 = ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "T1", "T1", "T1", "W5"]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from server.botzone_io import NOI2014, BotzoneLimits, format_input
+from server.bots.botzone_io import NOI2014, BotzoneLimits, format_input
 from tests.test_botzone_match import HOSTILE, KEPT_TOO, server
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 

@@ -11,7 +11,7 @@ import pytest
 
 from rulesets.noi2014.engine import PLAYERS, Game
 from rulesets.noi2014.tiles import KINDS, shuffled_wall
-from rulesets.seam import Reply
+from server.seam.contract import Reply
 from tests.noi_players import RandomPlayer
 
 GAMES = 1500

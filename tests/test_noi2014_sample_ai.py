@@ -19,8 +19,8 @@ import pytest
 from rulesets.noi2014.engine import PLAYERS, Game, Meld, read_claim, read_draw_reply
 from rulesets.noi2014.hands import check_target, distance
 from rulesets.noi2014.tiles import shuffled_wall
-from rulesets.seam import Reply
 from sample_ai.noi2014 import greedy_bot, random_bot
+from server.seam.contract import Reply
 from tests.system_tools import need
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 

@@ -105,7 +105,7 @@ def test_a_12_player_swiss_with_a_hand_in_completes_and_killed_and_resumed_ends_
     os.killpg(killed.pid, signal.SIGKILL)
     killed.communicate(timeout=60)
     assert len(done_tables(two / "out")) < 12
-    resumed = subprocess.run([sys.executable, "-c", "from server.cli import main; main()",
+    resumed = subprocess.run([sys.executable, "-c", "from server.cli.app import main; main()",
                               "tournament", "--resume", "--out", str(two / "out")], cwd=ROOT,
                              capture_output=True, text=True, timeout=600)
     assert resumed.returncode == 0, resumed.stderr

@@ -14,7 +14,7 @@ import pytest
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 SAMPLES = "sample_ai/noi2014"
 
 

@@ -17,11 +17,8 @@ import pytest
 
 from protocol.messages import parse_from_ai
 from protocol.tiles import ALL_TILES, Tile, parse_tile, parse_tiles, tile_counts
-from scoring.fans import WinningHand, score
-from scoring.melds import Meld, MeldKind
-from scoring.settlement import WinKind
-from server.engine.hand import SEATS, EngineError, Hand, Verdict
-from server.engine.legacy_log import (
+from rulesets.default.engine.hand import SEATS, EngineError, Hand, Verdict
+from rulesets.default.engine.legacy_log import (
     HuEvent,
     JGangEvent,
     LegacyLog,
@@ -31,8 +28,11 @@ from server.engine.legacy_log import (
     legacy_fans,
     parse_legacy_log,
 )
-from server.engine.record import legacy_events, legacy_log, replay_legacy, wall_of
-from server.engine.rng import deal
+from rulesets.default.engine.record import legacy_events, legacy_log, replay_legacy, wall_of
+from rulesets.default.engine.rng import deal
+from scoring.fans import WinningHand, score
+from scoring.melds import Meld, MeldKind
+from scoring.settlement import WinKind
 from tests.datadir import legacy_logs
 
 LOGS = legacy_logs()

@@ -2,7 +2,7 @@
 
 Most tests play chosen hands in-process (``play_match_hand`` with a
 ``RemoteSeats`` launcher) while clients run in the same trio run: the bridge
-(``server.connect.bridge``, starting real bot processes) or raw scripted
+(``server.bots.connect.bridge``, starting real bot processes) or raw scripted
 sockets. One test runs the ``server`` command and two ``server connect``
 commands as processes, as people would. Only 127.0.0.1 and ephemeral ports are
 used; every loop is bounded; no process or socket outlives a test.
@@ -28,11 +28,12 @@ import structlog
 import trio
 from structlog.testing import capture_logs
 
-from server.connect import bridge
-from server.engine.rng import HandPlan, match_plan
-from server.logs import MatchFiles
-from server.match import HandSummary, MatchConfig, Player, play_match_hand
-from server.remote import (
+from rulesets.default.engine.rng import HandPlan, match_plan
+from rulesets.default.logs import MatchFiles
+from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
+from rulesets.default.table import TableOptions
+from server.bots.connect import bridge
+from server.bots.remote import (
     RemoteLimits,
     RemoteSeats,
     RemoteSetupError,
@@ -40,7 +41,6 @@ from server.remote import (
     parse_listen,
     parse_tokens,
 )
-from server.table import TableOptions
 from tests.test_match_e2e import (  # noqa: F401  (fixtures: no bot outlives a test, quiet logs)
     DRAWBOT,
     GREEDY,

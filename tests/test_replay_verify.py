@@ -12,7 +12,7 @@ import pytest
 
 from tests.datadir import legacy_logs
 
-SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 BOTS = ["sample_ai/greedy.py", "sample_ai/greedy.py", "sample_ai/random_bot.py",
         "sample_ai/random_bot.py"]
 

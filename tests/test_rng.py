@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from protocol.tiles import format_tiles, full_set, parse_tiles
-from server.engine.rng import (
+from rulesets.default.engine.rng import (
     GROUP_ORDERS,
     SeedStream,
     deal,

@@ -11,12 +11,12 @@ from typing import ClassVar
 
 import pytest
 
-from rulesets import registry
-from rulesets.seam import CommandArgs, Ruleset, Unsupported
+from server.seam import registry
+from server.seam.contract import CommandArgs, Ruleset, Unsupported
 from tests.datadir import BOTZONE as DATA
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVER = [sys.executable, "-c", "from server.cli import main; main()"]
+SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 DRAW = "tests/bots/drawbot.py"
 
 

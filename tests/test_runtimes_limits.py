@@ -2,7 +2,7 @@
 
 Java (a JVM with its defaults), Node and Python with numpy start and play under
 each ruleset's default memory limit, in a match and a tournament, with and without
-bubblewrap: the limit is on memory used (``server.memlimit``), not on the address
+bubblewrap: the limit is on memory used (``server.bots.memlimit``), not on the address
 space a JVM reserves. A bot that really uses more gets the memory verdict with a
 cause that names the limit; ``--help`` shows each ruleset's own defaults; what a
 bot wrote on stdout before it died is in its fault line.
@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from server import memlimit
-from server.bots import start_bot
-from server.sandbox import BotLimits
+from server.bots import memlimit
+from server.bots.processes import start_bot
+from server.bots.sandbox import BotLimits
 from tests.system_tools import need
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +34,7 @@ RULESETS = ("default", "botzone", "noi2014")
 def server(*args: str, cwd: Path | None = None, timeout: float = 300,
            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "server.cli.app", *args], capture_output=True,
                           text=True, timeout=timeout, cwd=cwd or ROOT, env=env, check=False)
 
 

@@ -21,13 +21,13 @@ import pytest
 
 from protocol.messages import FromAI, Join, MOut, Out, Peng, format_line, parse_to_ai
 from protocol.tiles import N_KINDS, Tile, full_set, parse_tiles, tile_counts
+from rulesets.default.engine.hand import Expect, Hand, Verdict
+from rulesets.default.engine.rng import deal
 from sample_ai import BUILTIN_BOTS, Bot, load_bot, run_stdio
 from sample_ai.greedy import GreedyBot
 from sample_ai.random_bot import RandomBot
 from scoring.analysis import shanten, shanten_variants
 from scoring.melds import Meld, MeldKind
-from server.engine.hand import Expect, Hand, Verdict
-from server.engine.rng import deal
 
 ROOT = Path(__file__).resolve().parents[1]
 BOTH = pytest.mark.parametrize("bot_class", [RandomBot, GreedyBot])

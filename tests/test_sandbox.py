@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 import trio
 
-from server.bots import ProcessPeer
-from server.sandbox import BotLimits, SandboxError
-from server.seats import ProcessLauncher, Sandbox, SeatRequest
+from server.bots.processes import ProcessPeer
+from server.bots.sandbox import BotLimits, SandboxError
+from server.bots.seats import ProcessLauncher, Sandbox, SeatRequest
 from tests.test_hostile import bwrap_or_skip, no_leftovers  # noqa: F401 (an autouse fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,7 +122,7 @@ def test_match_command_refuses_a_sandbox_it_cannot_use(tmp_path: Path) -> None:
 
     bot = str(ROOT / "tests" / "bots" / "drawbot.py")
     env = {**os.environ, "PATH": str(tmp_path)}  # an empty folder: no bwrap on PATH
-    done = subprocess.run([sys.executable, "-c", "from server.cli import main; main()", "match",
+    done = subprocess.run([sys.executable, "-c", "from server.cli.app import main; main()", "match",
                            bot, bot, bot, bot, "--sandbox", "bwrap", "--groups", "1"],
                           cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2
@@ -142,7 +142,7 @@ def test_match_command_refuses_a_sandbox_it_cannot_use(tmp_path: Path) -> None:
 ])
 def test_exit_statuses_name_the_limit_that_stopped_the_bot(
         status: int | None, tail: bytes, sandboxed: bool, detail: str) -> None:
-    from server.sandbox import describe_exit
+    from server.bots.sandbox import describe_exit
 
     assert describe_exit(status, tail, sandboxed) == detail
 
@@ -155,7 +155,7 @@ def test_an_unknown_sandbox_is_refused() -> None:
 
 def test_a_program_under_tmp_stays_visible_inside_the_private_tmp() -> None:
     """The sandbox mounts its own /tmp; a checkout under /tmp is bound back read-only."""
-    from server.sandbox import BotLimits, bwrap_argv
+    from server.bots.sandbox import BotLimits, bwrap_argv
 
     with tempfile.TemporaryDirectory(dir="/tmp") as folder:  # /tmp itself, whatever TMPDIR says
         tmp_path = Path(folder)
@@ -176,7 +176,7 @@ def test_a_bot_another_table_registers_while_a_sweep_reads_proc_is_spared(
     scan, not before, or it kills the new bot as a stray."""
     import subprocess
 
-    from server import sandbox
+    from server.bots import sandbox
 
     sandbox.enable_subreaper()
     env = {k: v for k, v in os.environ.items() if k != "MAHJONG_BOT_ID"}

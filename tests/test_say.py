@@ -8,8 +8,15 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from server.errors import reason
-from server.say import PIPE_WIDTH, err_console, error_line, fault_line, last_line, out_console
+from server.output.say import (
+    PIPE_WIDTH,
+    err_console,
+    error_line,
+    fault_line,
+    last_line,
+    out_console,
+)
+from server.seam.errors import reason
 
 
 def test_an_error_quoting_markup_and_emoji_codes_prints_them_as_written() -> None:

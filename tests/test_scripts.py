@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from server.bots import BotCommandError, parse_command
-from server.scripts import script_of
+from server.bots.processes import BotCommandError, parse_command
+from server.bots.scripts import script_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -127,7 +127,7 @@ def test_a_crlf_bot_is_refused_before_anything_starts(tmp_path: Path, command: s
         toml.write_text(f'[[bot]]\nname = "mine"\ncommand = "{bot}"\n'
                         f'[[bot]]\nname = "greedy"\ncommand = "{greedy}"\n')
         args = ["tournament", str(toml), "--out", str(tmp_path / "out")]
-    done = subprocess.run([sys.executable, "-m", "server.cli", *args], cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-m", "server.cli.app", *args], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr
     assert "Windows line endings (CRLF)" in done.stderr + done.stdout

@@ -1,7 +1,7 @@
 """``server simulate``: in-process hands with Python bots, summarised as one JSON line.
 
 The command runs in a subprocess, exactly as a user types it; a few tests call
-``server.engine.simulate`` directly, where that is quicker to check.
+``rulesets.default.engine.simulate`` directly, where that is quicker to check.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from server.engine.hand import Event
-from server.engine.simulate import BotSpecError, Played, resolve_bot, simulate
+from rulesets.default.engine.hand import Event
+from rulesets.default.engine.simulate import BotSpecError, Played, resolve_bot, simulate
 from tests.signals import ctrl_c_works
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,7 +28,7 @@ BOTS = "random,random,greedy,greedy"
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", "from server.cli import main; main()", "simulate", *args],
+        [sys.executable, "-c", "from server.cli.app import main; main()", "simulate", *args],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
     )
 
@@ -176,7 +176,7 @@ def test_a_bot_that_raises_never_gets_the_other_seats_faulted() -> None:
 @pytest.mark.parametrize("json_out", [False, True])
 def test_ctrl_c_prints_what_was_played_and_exits_130(tmp_path: Path, json_out: bool) -> None:
     marker = tmp_path / "started"
-    argv = [sys.executable, "-c", "from server.cli import main; main()", "simulate",
+    argv = [sys.executable, "-c", "from server.cli.app import main; main()", "simulate",
             "--bots", ",".join(["tests.sim_bots:Announcer"] * 4), "--hands", "1000000",
             *(["--json"] if json_out else [])]
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -220,7 +220,7 @@ def server_command() -> list[str]:
     script = Path(sys.executable).parent / "server"
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-P", "-c", "from server.cli import main; main()"]
+    return [sys.executable, "-P", "-c", "from server.cli.app import main; main()"]
 
 
 def run_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:

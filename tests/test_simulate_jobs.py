@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from server.cluster import INSTALL
-from server.simulate_spread import Luggage, pack
+from rulesets.default.simulate_spread import Luggage, pack
+from server.cluster.ray_cluster import INSTALL
 from tests.signals import ctrl_c_works
 from tests.test_simulate import server_command, without_timing
 from tests.test_tournament import MARK, marked, wait_gone
@@ -152,7 +152,7 @@ def test_jobs_and_cluster_together_are_refused() -> None:
 def test_cluster_without_ray_says_how_to_install_it() -> None:
     blocked = [sys.executable, "-c",
                "import sys; sys.modules['ray'] = None\n"  # import ray: ImportError
-               "from server.cli import main; main()"]
+               "from server.cli.app import main; main()"]
     done = run("--cluster", "local", "--hands", "2", argv=blocked)
     assert done.returncode == 2 and done.stdout == ""
     (line,) = done.stderr.splitlines()

@@ -1,4 +1,4 @@
-"""Bots die with the server, and only with it (``server.spawn``).
+"""Bots die with the server, and only with it (``server.bots.spawn``).
 
 The parent-death signal follows the *thread* that forked a bot. trio's worker
 threads end after some idle seconds (``IDLE_TIMEOUT``, 10 s); it is cut to a
@@ -16,8 +16,8 @@ import pytest
 import trio
 from trio._core import _thread_cache
 
-from server.bots import start_bot
-from server.sandbox import BotLimits, bwrap_argv
+from server.bots.processes import start_bot
+from server.bots.sandbox import BotLimits, bwrap_argv
 from tests.test_hostile import HOSTILE, bwrap_or_skip, no_leftovers  # noqa: F401 (a fixture)
 
 

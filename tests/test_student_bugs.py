@@ -11,7 +11,7 @@ from pathlib import Path
 
 from protocol.bot_errors import MARKER, Reports, report_line
 from rulesets.noi2014.ruleset import fault_causes
-from server.botzone_io import BAD_OUTPUT, parse_output
+from server.bots.botzone_io import BAD_OUTPUT, parse_output
 
 ROOT = Path(__file__).resolve().parents[1]
 TYPO = str(ROOT / "tests" / "bots" / "framework_bug.py")
@@ -20,7 +20,7 @@ RAISED = "on_turn raised AttributeError: 'Table' object has no attribute 'hnd' (
 
 
 def server(*args: str, cwd: Path = ROOT, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "server.cli", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "server.cli.app", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, "COLUMNS": "250"})
 

@@ -22,9 +22,9 @@ import trio.testing
 from structlog.testing import capture_logs
 
 from protocol.messages import Out
-from server.engine.hand import Hand, fault_fine
-from server.engine.rng import deal
-from server.table import MAX_UNSOLICITED, HandOutcome, TableOptions, fine_for, play_hand
+from rulesets.default.engine.hand import Hand, fault_fine
+from rulesets.default.engine.rng import deal
+from rulesets.default.table import MAX_UNSOLICITED, HandOutcome, TableOptions, fine_for, play_hand
 
 SEED = 20240601
 DEFAULT_OPTIONS = TableOptions()

@@ -61,7 +61,7 @@ def expected(data: Path, n: int) -> str:
 
 def server(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-c", "from server.cli import main; main()", "thupc", *args],
+        [sys.executable, "-c", "from server.cli.app import main; main()", "thupc", *args],
         input=stdin, capture_output=True, cwd=REPO, timeout=60, check=False,
     )
 

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from rulesets.default.verify import verify_path
 from server.tournament.store import Store
-from server.verify import verify_path
 from tests.browser import open_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +61,7 @@ def bots_toml(folder: Path) -> Path:
 
 def server(*args: str, mark: str) -> subprocess.Popen[str]:
     env = {**os.environ, MARK: mark, "COLUMNS": "160"}
-    return subprocess.Popen([PY, "-m", "server.cli", "tournament", *args], cwd=ROOT, env=env,
+    return subprocess.Popen([PY, "-m", "server.cli.app", "tournament", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -437,7 +437,7 @@ def test_a_bots_file_with_python3_runs_the_bots_in_the_servers_environment(
     env = {**os.environ, MARK: mark, "COLUMNS": "160", "PATH": BARE_PATH}
     env.pop("VIRTUAL_ENV", None)
     try:
-        done = subprocess.run([PY, "-m", "server.cli", "tournament", str(bots), "--rounds", "1",
+        done = subprocess.run([PY, "-m", "server.cli.app", "tournament", str(bots), "--rounds", "1",
                                "--hands", "2", "--out", str(out)], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=90)
     finally:

@@ -24,10 +24,10 @@ import pytest
 import trio
 from rich.console import Console
 
-from rulesets import registry
 from rulesets.botzone.ruleset import RULESET as BOTZONE
-from rulesets.registry import Listing, load
-from rulesets.seam import Ruleset, TableRequest, TableRow
+from server.seam import registry
+from server.seam.contract import Ruleset, TableRequest, TableRow
+from server.seam.registry import Listing, load
 from server.tournament.command import (
     config_from_args,
     current_standings,
@@ -40,7 +40,7 @@ from server.tournament.runner import PROGRAMS_FILE, Runner, TournamentConfig
 from server.tournament.schedule import TablePlan, swiss_round
 from server.tournament.standings import HandRow, TableResult, standings
 from server.tournament.store import Entry, PlayerResult, ProgramRow, Store, StoreError
-from server.turn_match import player_scores
+from server.turns.match import player_scores
 from tests.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -220,7 +220,7 @@ async def test_hand_ins_play_from_the_next_table_pinned_recorded_and_kept_on_res
     (bots / "carol.py").write_text(version("carol", 2))
     with trio.fail_after(120):
         resumed = await trio.run_process(
-            [PY, "-m", "server.cli", "tournament", "--resume", "--out", str(out)], cwd=ROOT,
+            [PY, "-m", "server.cli.app", "tournament", "--resume", "--out", str(out)], cwd=ROOT,
             capture_stdout=True, capture_stderr=True, env={**os.environ, "COLUMNS": "200"},
             check=False)
     console = resumed.stderr.decode()
@@ -390,7 +390,7 @@ def test_points_round_trip_through_the_store_exactly(tmp_path: Path) -> None:
 
 
 def test_a_turn_matchs_scores_keep_halves_and_whole_scores_stay_ints() -> None:
-    from rulesets.seam import GamePlan
+    from server.seam.contract import GamePlan
 
     plan = GamePlan(1, 1, (1, 2, 3, 0), {})
     assert player_scores(plan, {"scores": [4, 2.5, 2.5, 1.0]}) == [1, 4, 2.5, 2.5]

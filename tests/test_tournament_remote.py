@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from server.remote import RemoteOptions
-from server.table import TableOptions
+from rulesets.default.table import TableOptions
+from server.bots.remote import RemoteOptions
 from server.tournament.command import remote_for
 from server.tournament.entries import EntriesError, load_entries
 from server.tournament.runner import Runner, TournamentConfig
@@ -50,7 +50,7 @@ def bots_toml(folder: Path, remote: dict[str, str]) -> Path:
 
 def command(*args: str, mark: str) -> subprocess.Popen[str]:
     env = {**os.environ, MARK: mark, "COLUMNS": "160"}
-    return subprocess.Popen([PY, "-m", "server.cli", *args], cwd=ROOT, env=env,
+    return subprocess.Popen([PY, "-m", "server.cli.app", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -186,7 +186,7 @@ async def test_a_remote_bot_seated_in_two_rounds_at_once_plays_its_tables_in_tur
                     # A process, as people run it (a bridge in this process would start
                     # its bot among the tables' own, and their sweeps).
                     results.append(await trio.run_process(
-                        [PY, "-m", "server.cli", "connect", f"127.0.0.1:{port}", "--name",
+                        [PY, "-m", "server.cli.app", "connect", f"127.0.0.1:{port}", "--name",
                          "alice", "--token", "s3cret", "--", PY, DRAWBOT],
                         cwd=ROOT, env={**os.environ, MARK: mark}, capture_stderr=True,
                         check=False))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server import html_pages
+from server.output import pages as html_pages
 from server.tournament.report import COLUMNS, html_page
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import HandRow, TableResult, standings

@@ -18,13 +18,13 @@ from pathlib import Path
 import structlog
 import trio
 
-from server.bots import Peer
-from server.engine.rng import match_plan
-from server.logs import MatchFiles
-from server.match import MatchConfig, Player, play_match_hand
-from server.seats import ProcessLauncher, SeatRequest
-from server.table import TableOptions, fine_after_host, fine_for
-from server.verify import verify_path
+from rulesets.default.engine.rng import match_plan
+from rulesets.default.logs import MatchFiles
+from rulesets.default.match import MatchConfig, Player, play_match_hand
+from rulesets.default.table import TableOptions, fine_after_host, fine_for
+from rulesets.default.verify import verify_path
+from server.bots.processes import Peer
+from server.bots.seats import ProcessLauncher, SeatRequest
 
 DRAWBOT = "tests/bots/drawbot.py"
 SLOW = "tests/bots/slow.py"

@@ -12,11 +12,11 @@ import pytest
 from rich.console import Console
 
 from protocol.messages import FromAI, ToAI
-from server.engine.hand import Hand, fault_fine
-from server.engine.rng import deal
-from server.engine.simulate import InProcessBot, play_hand, resolve_bot
-from server.seats import Sandbox
-from server.table import TableOptions
+from rulesets.default.engine.hand import Hand, fault_fine
+from rulesets.default.engine.rng import deal
+from rulesets.default.engine.simulate import InProcessBot, play_hand, resolve_bot
+from rulesets.default.table import TableOptions
+from server.bots.seats import Sandbox
 from server.tournament.command import rules_from, standings_table
 from server.tournament.entries import EntriesError, fill_in, load_entries, scan_folder
 from server.tournament.runner import rules_meta

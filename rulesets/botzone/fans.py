@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from rulesets.botzone.fan_names import ENGLISH
 from rulesets.botzone.tiles import TILE_SET
-from server.errors import InputError
+from server.seam.errors import InputError
 
 INSTALL_HINT = "pip install 'mahjong-match-server[botzone]'"
 

@@ -23,7 +23,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulesets.seam import GamePlan, StandingRow
+from server.seam.contract import GamePlan, StandingRow
 
 FORMATS = ("one", "duplicate")
 WINDS = "ESWN"

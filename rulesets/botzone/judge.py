@@ -30,7 +30,7 @@ from rulesets.botzone.tiles import (
     settle,
     split_walls,
 )
-from rulesets.seam import Reply
+from server.seam.contract import Reply
 
 NOT_EVALUATED = -4
 PENALTY, COMPENSATION = -30, 10

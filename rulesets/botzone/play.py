@@ -1,7 +1,7 @@
 """Playing Botzone games from the command line: ``match`` and ``check-bot``.
 
-The shell's turn driver plays the judge (``server.turn_match``) with Botzone
-bots (``server.botzone_bots``); this module only turns the options into a
+The shell's turn driver plays the judge (``server.turns.match``) with Botzone
+bots (``server.bots.botzone_bots``); this module only turns the options into a
 match: its players, its plan (``formats``), the bots' limits and the log
 folder.
 """
@@ -21,10 +21,10 @@ from rulesets.botzone.ruleset import (
     game_header,
     parse_initdata,
 )
-from rulesets.seam import CommandArgs, GamePlan, TableRequest, TableRow
-from server.botzone_bots import Bots
-from server.errors import InputError
-from server.turn_match import GameOutcome
+from server.bots.botzone_bots import Bots
+from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
+from server.seam.errors import InputError
+from server.turns.match import GameOutcome
 
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
 
@@ -69,11 +69,11 @@ def plans_of(args: CommandArgs, seed: int, variant: str) -> tuple[str, list[Game
 
 
 def run_match(args: CommandArgs) -> int:
-    from server.cli import stop_earlier_bots
-    from server.console import configure_logging
-    from server.paths import output_folder
-    from server.turn_match import TurnMatch, TurnPlayer
-    from server.turn_match_cli import match_folder, run_turn_match_cli
+    from server.bots.leftovers import stop_earlier_bots_and_say
+    from server.output.console import configure_logging
+    from server.output.paths import output_folder
+    from server.turns.match import TurnMatch, TurnPlayer
+    from server.turns.match_cli import match_folder, run_turn_match_cli
 
     specs: list[str] = list(args["ais"])
     if len(specs) != 4:
@@ -92,7 +92,7 @@ def run_match(args: CommandArgs) -> int:
                       header=game_header)
     calculator()  # missing: one line now, before any bot starts
     configure_logging(False)
-    stop_earlier_bots()
+    stop_earlier_bots_and_say()
     return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed)
 
 
@@ -102,10 +102,10 @@ def check_bot(args: CommandArgs) -> int:
     import trio
     from rich.console import Console
 
-    from server.cli import stop_earlier_bots
-    from server.console import configure_logging
-    from server.say import one_line
-    from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
+    from server.bots.leftovers import stop_earlier_bots_and_say
+    from server.output.console import configure_logging
+    from server.output.say import one_line
+    from server.turns.match import TurnMatch, TurnPlayer, run_turn_match
 
     cmd: str = args["cmd"]
     variant = variant_of(args)
@@ -128,7 +128,7 @@ def check_bot(args: CommandArgs) -> int:
                       BotzoneRules(variant), bots.opener, None, header=game_header)
     calculator()
     configure_logging(False)
-    stop_earlier_bots()
+    stop_earlier_bots_and_say()
     result = trio.run(run_turn_match, match)
     out = Console(soft_wrap=True, highlight=False, emoji=False)
     problems = 0
@@ -159,7 +159,7 @@ async def play_table(table: TableRequest) -> list[TableRow]:
     """A tournament table: a duplicate match of its four players (the tournament's
     walls and seat orders, walls from the table's seed); one row per seat and game."""
     from rulesets.botzone.ruleset import RULESET
-    from server.turn_match import TurnMatch, TurnPlayer, play_table_games
+    from server.turns.match import TurnMatch, TurnPlayer, play_table_games
 
     settings = {**RULESET.tournament_defaults, **table.settings}
     plans = formats.duplicate(table.seed, int(settings["walls"]), int(settings["orders"]))

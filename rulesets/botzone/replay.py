@@ -30,8 +30,8 @@ from rulesets.botzone.view import (
     ViewError,
     game_view,
 )
-from server.errors import InputError
-from server.say import one_line
+from server.output.say import one_line
+from server.seam.errors import InputError
 
 _SUIT_BASE = {"W": 0x1F007, "T": 0x1F010, "B": 0x1F019}  # characters, bamboo, dots
 _HONOURS = {"F1": 0x1F000, "F2": 0x1F001, "F3": 0x1F002, "F4": 0x1F003,

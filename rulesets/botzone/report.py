@@ -11,7 +11,7 @@ from typing import Any
 def _kind() -> Any:
     from rulesets.botzone.page import write_game_page
     from rulesets.botzone.ruleset import game_line, read_record
-    from server.turn_report import ReportKind
+    from server.turns.report import ReportKind
 
     def subtitle(meta: Mapping[str, Any]) -> str:
         return f"{meta.get('variant', '')} variant, "
@@ -22,12 +22,12 @@ def _kind() -> Any:
 
 
 def write_report(root: Path, out: Path) -> int:
-    from server.turn_report import write_report as write
+    from server.turns.report import write_report as write
 
     return write(_kind(), root, out)
 
 
 def write_report_files(root: Path, out: Path) -> int:
-    from server.turn_report import write_report_files as write
+    from server.turns.report import write_report_files as write
 
     return write(_kind(), root, out)

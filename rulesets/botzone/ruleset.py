@@ -2,8 +2,8 @@
 
 The pure side is ``rulesets.botzone.judge`` (the official judge's rules, both
 variants), ``formats`` (one game, the IJCAI duplicate) and ``view`` (a game
-step by step); the shell's turn driver (``server.turns``,
-``server.turn_match``) plays it with Botzone bots (``server.botzone_bots``).
+step by step); the shell's turn driver (``server.turns.driver``,
+``server.turns.match``) plays it with Botzone bots (``server.bots.botzone_bots``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from rulesets import botzone_bots
 from rulesets.botzone import formats
 from rulesets.botzone_bots import BotzoneBotsRuleset
-from rulesets.seam import (
+from server.seam.contract import (
     CommandArgs,
     GamePlan,
     StandingRow,
@@ -25,7 +25,7 @@ from rulesets.seam import (
     TurnGame,
     VerifyReport,
 )
-from server.errors import InputError
+from server.seam.errors import InputError
 
 VARIANTS = ("classic", "duplicate")
 SANDBOX = frozenset({"mem_limit", "cpu_limit", "file_limit", "sandbox"})
@@ -75,7 +75,7 @@ def parse_initdata(text: str) -> dict[str, Any]:
 
 
 class BotzoneRules:
-    """The pure hooks of the shell's turn-based match (``rulesets.seam.TurnRules``)."""
+    """The pure hooks of the shell's turn-based match (``server.seam.contract.TurnRules``)."""
 
     def __init__(self, variant: str) -> None:
         self.variant = variant
@@ -178,7 +178,7 @@ class BotzoneRuleset(BotzoneBotsRuleset):
 
         from rulesets.botzone.page import write_game_page
         from rulesets.botzone.replay import show_game, view_of
-        from server.paths import output_file
+        from server.output.paths import output_file
 
         path: Path = args["path"]
         view = view_of(read_record(path), str(path))

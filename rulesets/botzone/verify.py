@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.botzone import formats
-from rulesets.seam import VerifyReport
-from server.errors import InputError
+from server.seam.contract import VerifyReport
+from server.seam.errors import InputError
 
 
 def _short(value: object, limit: int = 300) -> str:
-    from server.turn_verify import short
+    from server.turns.verify import short
 
     return short(value, limit)
 
@@ -78,7 +78,7 @@ def _load(path: Path) -> dict[str, Any]:
 
 def verify_path(path: Path) -> VerifyReport:
     from rulesets.botzone.ruleset import is_match_folder
-    from server.turn_verify import verify_path as verify_turn_path
+    from server.turns.verify import verify_path as verify_turn_path
 
     return verify_turn_path(path, "Botzone", is_match_folder, _load, verify_record,
                             formats.standings)

@@ -2,6 +2,6 @@
 target hands, Botzone-style bots, and its Swiss tournament.
 
 Pure core: ``tiles`` (codes, the wall), ``hands`` (winning hands, target hands,
-distance and chance value), ``engine`` (one game as a ``rulesets.seam.TurnGame``).
+distance and chance value), ``engine`` (one game as a ``server.seam.contract.TurnGame``).
 The ruleset object the shell uses is ``rulesets.noi2014.ruleset.RULESET``.
 """

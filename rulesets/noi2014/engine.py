@@ -54,7 +54,7 @@ from rulesets.noi2014.hands import (
     needed,
 )
 from rulesets.noi2014.tiles import check_wall, is_tile, sorted_tiles
-from rulesets.seam import Reply
+from server.seam.contract import Reply
 
 PLAYERS = 4
 HAND = 13
@@ -153,7 +153,7 @@ class Game:
                                                        for h in self.hands]})
         self._ask({seat: f"0 {seat}" for seat in range(PLAYERS)}, self._after_seat)
 
-    # --- the seam (rulesets.seam.TurnGame) -------------------------------------------------
+    # --- the seam (server.seam.contract.TurnGame) -------------------------------------------------
 
     @property
     def finished(self) -> bool:

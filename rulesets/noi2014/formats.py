@@ -23,7 +23,7 @@ from typing import Any
 
 from rulesets.noi2014.engine import PLAYERS, Game
 from rulesets.noi2014.tiles import check_wall, shuffled_wall
-from rulesets.seam import GamePlan, Reply, StandingRow
+from server.seam.contract import GamePlan, Reply, StandingRow
 
 FORMATS = ("one", "round")
 SEATS = "ESWN"

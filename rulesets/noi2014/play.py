@@ -1,6 +1,6 @@
 """Playing NOI 2014 games: ``match``, ``check-bot`` and a tournament's table.
 
-The shell's turn driver (``server.turn_match``) plays the engine with the
+The shell's turn driver (``server.turns.match``) plays the engine with the
 Botzone bot runner in the contest's dialect; this module turns the options
 into a match: its players, its plan (``formats``), the bots' limits, the log.
 """
@@ -14,11 +14,11 @@ from typing import Any
 from rulesets.noi2014 import formats
 from rulesets.noi2014.engine import PLAYERS
 from rulesets.noi2014.ruleset import NAME, NoiRules, fault_causes, game_line
-from rulesets.seam import CommandArgs, GamePlan, TableRequest, TableRow
-from server.botzone_bots import Bots
-from server.botzone_io import NOI2014
-from server.errors import InputError
-from server.turn_match import GameOutcome
+from server.bots.botzone_bots import Bots
+from server.bots.botzone_io import NOI2014
+from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
+from server.seam.errors import InputError
+from server.turns.match import GameOutcome
 
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
 
@@ -44,11 +44,11 @@ def match_meta(fmt: str, seed: int, bots: Bots) -> dict[str, Any]:
 
 
 def run_match(args: CommandArgs) -> int:
-    from server.cli import stop_earlier_bots
-    from server.console import configure_logging
-    from server.paths import output_folder
-    from server.turn_match import TurnMatch, TurnPlayer
-    from server.turn_match_cli import match_folder, run_turn_match_cli
+    from server.bots.leftovers import stop_earlier_bots_and_say
+    from server.output.console import configure_logging
+    from server.output.paths import output_folder
+    from server.turns.match import TurnMatch, TurnPlayer
+    from server.turns.match_cli import match_folder, run_turn_match_cli
 
     specs: list[str] = list(args["ais"])
     if len(specs) != 4:
@@ -63,7 +63,7 @@ def run_match(args: CommandArgs) -> int:
                       bots.opener, root, meta=match_meta(fmt, seed, bots),
                       header=formats.game_header)
     configure_logging(False)
-    stop_earlier_bots()
+    stop_earlier_bots_and_say()
     return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed)
 
 
@@ -73,10 +73,10 @@ def check_bot(args: CommandArgs) -> int:
     import trio
     from rich.console import Console
 
-    from server.cli import stop_earlier_bots
-    from server.console import configure_logging
-    from server.say import one_line
-    from server.turn_match import TurnMatch, TurnPlayer, run_turn_match
+    from server.bots.leftovers import stop_earlier_bots_and_say
+    from server.output.console import configure_logging
+    from server.output.say import one_line
+    from server.turns.match import TurnMatch, TurnPlayer, run_turn_match
 
     cmd: str = args["cmd"]
     games = int(args.get("games", 2))
@@ -91,7 +91,7 @@ def check_bot(args: CommandArgs) -> int:
     match = TurnMatch(NAME, [TurnPlayer(s, s) for s in specs], plans, NoiRules(), bots.opener,
                       None, header=formats.game_header)
     configure_logging(False)
-    stop_earlier_bots()
+    stop_earlier_bots_and_say()
     result = trio.run(run_turn_match, match)
     out = Console(soft_wrap=True, highlight=False, emoji=False)
     problems = 0
@@ -124,7 +124,7 @@ async def play_table(table: TableRequest) -> list[TableRow]:
     """A tournament table: the tournament's rounds (one wall played ``orders`` times,
     seats rotated) of its four players; one row per seat and game."""
     from rulesets.noi2014.ruleset import RULESET
-    from server.turn_match import TurnMatch, TurnPlayer, play_table_games
+    from server.turns.match import TurnMatch, TurnPlayer, play_table_games
 
     settings = {**RULESET.tournament_defaults, **table.settings}
     plans = formats.rounds(table.seed, int(settings["walls"]), int(settings["orders"]))

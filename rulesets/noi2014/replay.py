@@ -14,8 +14,8 @@ from typing import Any
 
 from rulesets.noi2014.ruleset import read_record
 from rulesets.noi2014.view import SEATS, ChanceRow, GameView, Step, view_of
-from rulesets.seam import CommandArgs
-from server.errors import InputError
+from server.seam.contract import CommandArgs
+from server.seam.errors import InputError
 
 
 def _melds(melds: list[tuple[str, str, str]]) -> str:
@@ -144,7 +144,7 @@ function render(i) {
 
 
 def game_page(view: GameView, title: str) -> str:
-    from server.html_pages import STEP_CONTROLS, STEPPER_SCRIPT, page
+    from server.output.pages import STEP_CONTROLS, STEPPER_SCRIPT, page
 
     payload = json.dumps({"steps": [_step_html(view, s) for s in view.steps]},
                          ensure_ascii=False).replace("</", "<\\/")
@@ -167,7 +167,7 @@ def write_game_page(record: Mapping[str, Any], path: Path, title: str = "") -> N
 def replay(args: CommandArgs) -> int:
     from rich.console import Console
 
-    from server.paths import output_file
+    from server.output.paths import output_file
 
     path: Path = args["path"]
     record = read_record(path)

@@ -10,19 +10,19 @@ from typing import Any
 def _kind() -> Any:
     from rulesets.noi2014.replay import write_game_page
     from rulesets.noi2014.ruleset import NAME, game_line, read_record
-    from server.turn_report import ReportKind
+    from server.turns.report import ReportKind
 
     return ReportKind("NOI 2014 match", NAME, read_record,
                       lambda record, path: write_game_page(record, path), game_line)
 
 
 def write_report(root: Path, out: Path) -> int:
-    from server.turn_report import write_report as write
+    from server.turns.report import write_report as write
 
     return write(_kind(), root, out)
 
 
 def write_report_files(root: Path, out: Path) -> int:
-    from server.turn_report import write_report_files as write
+    from server.turns.report import write_report_files as write
 
     return write(_kind(), root, out)

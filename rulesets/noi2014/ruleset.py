@@ -2,8 +2,8 @@
 
 The pure side is ``engine`` (one game), ``formats`` (one game, the table
 round, standings, re-running a record); ``play`` runs matches, check-bot and
-tournament tables with the Botzone bot runner (``server.botzone_bots``) in
-the contest's dialect (``server.botzone_io.NOI2014``: the statement's input
+tournament tables with the Botzone bot runner (``server.bots.botzone_bots``) in
+the contest's dialect (``server.bots.botzone_io.NOI2014``: the statement's input
 line, 1000 ms per answer, no doubled first turn, ``data`` up to 64 KiB).
 """
 
@@ -17,7 +17,7 @@ from rulesets import botzone_bots
 from rulesets.botzone_bots import BotzoneBotsRuleset
 from rulesets.noi2014 import formats
 from rulesets.noi2014.engine import PLAYERS
-from rulesets.seam import (
+from server.seam.contract import (
     CommandArgs,
     GamePlan,
     StandingRow,
@@ -26,7 +26,7 @@ from rulesets.seam import (
     TurnGame,
     VerifyReport,
 )
-from server.errors import InputError
+from server.seam.errors import InputError
 
 NAME = "noi2014"
 SANDBOX = frozenset({"mem_limit", "cpu_limit", "file_limit", "sandbox"})
@@ -56,7 +56,7 @@ def is_match_folder(path: Path) -> bool:
 
 
 class NoiRules:
-    """The pure hooks of the shell's turn-based match (``rulesets.seam.TurnRules``)."""
+    """The pure hooks of the shell's turn-based match (``server.seam.contract.TurnRules``)."""
 
     def new_game(self, plan: GamePlan) -> TurnGame:
         from rulesets.noi2014.engine import Game

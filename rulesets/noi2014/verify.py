@@ -5,7 +5,7 @@ A game is re-run from its wall and the recorded verdicts and responses
 engine (the events of each turn), the result (places, targets, distances,
 chance values, points) and the scores must equal what was recorded. For a
 match folder the scoresheet and the standings are recomputed from the games too
-(``server.turn_verify``).
+(``server.turns.verify``).
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import Any
 
 from rulesets.noi2014 import formats
 from rulesets.noi2014.ruleset import is_match_folder, read_record
-from rulesets.seam import VerifyReport
+from server.seam.contract import VerifyReport
 
 
 def _short(value: object) -> str:
-    from server.turn_verify import short
+    from server.turns.verify import short
 
     return short(value)
 
@@ -66,7 +66,7 @@ def verify_record(record: Mapping[str, Any], label: str, report: VerifyReport) -
 def _partial(record: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[list[str | None]]]:
     """An unfinished game re-run as far as its record goes."""
     from rulesets.noi2014.engine import Game
-    from rulesets.seam import Reply
+    from server.seam.contract import Reply
 
     game = Game(formats.wall_of({"wall": record["wall"]}))
     outputs = [game.output()]
@@ -86,7 +86,7 @@ def _partial(record: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[list
 
 
 def verify_path(path: Path) -> VerifyReport:
-    from server.turn_verify import verify_path as verify_turn_path
+    from server.turns.verify import verify_path as verify_turn_path
 
     return verify_turn_path(path, "NOI 2014", is_match_folder, read_record, verify_record,
                             formats.standings)

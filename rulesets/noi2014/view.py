@@ -13,7 +13,7 @@ from typing import Any
 from rulesets.noi2014.engine import PLAYERS, Game
 from rulesets.noi2014.formats import result_of, wall_of
 from rulesets.noi2014.tiles import sorted_tiles
-from rulesets.seam import Reply
+from server.seam.contract import Reply
 
 SEATS = "ESWN"
 

@@ -1,12 +1,12 @@
 """THUPC 2021 in the ruleset registry: a contest simulator, not a match.
 
 Its one command is ``server thupc`` (a game log from a wall); bots do not play
-it here, so every match command says so (``rulesets.seam.Unsupported``).
+it here, so every match command says so (``server.seam.contract.Unsupported``).
 """
 
 from __future__ import annotations
 
-from rulesets.seam import Ruleset, Unsupported
+from server.seam.contract import Ruleset, Unsupported
 
 
 class ThupcRuleset(Ruleset):

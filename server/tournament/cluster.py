@@ -41,11 +41,11 @@ from typing import Any
 
 import trio
 
-from rulesets.registry import load
-from server.cluster import Cluster, ClusterError, NodeLost, here, import_ray
-from server.console import configure_logging
-from server.errors import InputError
-from server.leftovers import scratch_prefix, sweep_scratch
+from server.bots.leftovers import scratch_prefix, sweep_scratch
+from server.cluster.ray_cluster import Cluster, ClusterError, NodeLost, here, import_ray
+from server.output.console import configure_logging
+from server.seam.errors import InputError
+from server.seam.registry import load
 from server.tournament.programs import PROGRAMS
 from server.tournament.runner import Runner, table_name
 from server.tournament.schedule import TablePlan

@@ -13,15 +13,14 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from rulesets.registry import DEFAULT, limit_defaults, listing, load
-from server.cluster import Cluster, ClusterError, connected
-from server.console import configure_logging
-from server.errors import InputError
-from server.match_cli import say_terminated, stopped_status, until_terminated
-from server.paths import output_folder
-from server.remote import RemoteOptions, RemoteSetupError, remote_options
-from server.sandbox import BotLimits, SandboxError
-from server.say import (
+from rulesets.default.table import TableOptions
+from server.bots.remote import RemoteOptions, RemoteSetupError, remote_options
+from server.bots.sandbox import BotLimits, SandboxError
+from server.bots.seats import Sandbox
+from server.cluster.ray_cluster import Cluster, ClusterError, connected
+from server.output.console import configure_logging
+from server.output.paths import output_folder
+from server.output.say import (
     Repeats,
     err_console,
     error_line,
@@ -30,8 +29,9 @@ from server.say import (
     out_console,
     warning_line,
 )
-from server.seats import Sandbox
-from server.table import TableOptions
+from server.output.stopping import say_terminated, stopped_status, until_terminated
+from server.seam.errors import InputError
+from server.seam.registry import DEFAULT, limit_defaults, listing, load
 from server.tournament.cluster import on_cluster
 from server.tournament.entries import EntriesError, load_entries, scan_folder
 from server.tournament.report import Machines, write_reports

@@ -37,10 +37,10 @@ import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
-from rulesets.registry import DEFAULT, load
-from server.bots import BotCommandError, parse_command
-from server.errors import InputError, reason
-from server.remote import PREFIX, RemoteSetupError, check_name
+from server.bots.processes import BotCommandError, parse_command
+from server.bots.remote import PREFIX, RemoteSetupError, check_name
+from server.seam.errors import InputError, reason
+from server.seam.registry import DEFAULT, load
 from server.tournament.store import Entry
 
 FILL_IN_NAME = "fill-in-{}"
@@ -65,7 +65,7 @@ def load_entries(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
     """The bots of a tournament of ``ruleset``: a BOTS.toml entry may say its ruleset
     (it must be the tournament's), its ``io`` (how it talks, if the ruleset has
     more than one way: Botzone's json or simple) and its ``keep_running`` (true or
-    false, a setting of bots on Botzone's protocol: ``server.botzone_io``)."""
+    false, a setting of bots on Botzone's protocol: ``server.bots.botzone_io``)."""
     if not path.exists():
         raise EntriesError(f"{path}: no such file or folder (BOTS is a bots file or a folder "
                            "of bots)")

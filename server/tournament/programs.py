@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulesets.seam import Ruleset
+from server.seam.contract import Ruleset
 from server.tournament.entries import imported_names
 
 # Folders whose files are the system's (interpreters, shells, libraries), never pinned.

@@ -3,7 +3,7 @@
 ``tournament.html`` holds the standings, a chart of each bot's rating after
 every round (inline SVG; each round's marker links to that round's tables),
 the head-to-head table, every table with a link to its match report
-(written by ``server.html_pages.write_match_report`` into ``matches/``) and
+(written by ``rulesets.default.pages.write_match_report`` into ``matches/``) and
 the hash of the program each player played it with, and each bot's programs
 in the order it handed them in (``programs``; ``standings.json`` has the same).
 """
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulesets.registry import DEFAULT, load
-from server.html_pages import page
+from server.output.pages import page
+from server.seam.registry import DEFAULT, load
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standing, Standings, tidy
 from server.tournament.store import Entry, ProgramRow

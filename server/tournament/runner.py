@@ -6,7 +6,7 @@ by its neighbours does not cost its bots fines. A finished table is stored at
 once; a table that did not finish leaves nothing in the store, and its log
 folder is replaced when it is played again on ``--resume``.
 
-Remote entries (``tcp:NAME``) share one listener (``server.remote``) for the
+Remote entries (``tcp:NAME``) share one listener (``server.bots.remote``) for the
 whole run, opened before the first table and closed after the last: each
 table's launcher takes its remote seats from it. A remote bot is one client,
 which plays one hand at a time, so a table waits until every remote entry it
@@ -43,11 +43,11 @@ from typing import Protocol
 import structlog
 import trio
 
-from rulesets.registry import DEFAULT, load
-from server.errors import InputError, reason
-from server.remote import RemoteOptions, RemoteSeats, open_remote_seats
-from server.seats import Sandbox
-from server.table import TableOptions
+from rulesets.default.table import TableOptions
+from server.bots.remote import RemoteOptions, RemoteSeats, open_remote_seats
+from server.bots.seats import Sandbox
+from server.seam.errors import InputError, reason
+from server.seam.registry import DEFAULT, load
 from server.tournament.entries import EntriesError, fill_in, load_entries
 from server.tournament.programs import Program, command_digest, pin
 from server.tournament.schedule import (

@@ -33,8 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from rulesets.seam import SwissTiebreak
-from server.engine.rng import SeedStream
+from server.seam.contract import SwissTiebreak
+from server.seam.seeds import SeedStream
 
 FORMATS = ("swiss", "round-robin", "gauntlet")
 CANDIDATES = 50  # round-robin arrangements tried per round, the best then improved

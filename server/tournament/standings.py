@@ -16,7 +16,7 @@
   with, or behind the other.
 
 The ranking is by points; equal points by the ruleset's ``swiss_tiebreak``
-(``rulesets.seam``): "shuffle" (the default and Botzone rulesets), the
+(``server.seam.contract``): "shuffle" (the default and Botzone rulesets), the
 duplicate score, then the name; "wins" (NOI 2014), games won, then entry
 order. Points are ints where the ruleset's are whole; NOI 2014's averaged
 ties make halves (2.5), and every sum of them is exact in binary floating
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
-from rulesets.seam import SwissTiebreak
+from server.seam.contract import SwissTiebreak
 
 # Student's t, two-sided 95%, by degrees of freedom 1..30
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,

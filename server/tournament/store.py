@@ -43,8 +43,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.errors import InputError, reason
-from server.remote import remote_name
+from server.bots.remote import remote_name
+from server.seam.errors import InputError, reason
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import HandRow, TableResult
 

@@ -22,14 +22,14 @@ from pathlib import Path
 import structlog
 import trio
 
-from rulesets.registry import DEFAULT, load
-from rulesets.seam import TableRequest
-from server.bots import STDERR_TAIL, Peer
-from server.match import HandSummary, MatchConfig, MatchResult, Player, run_match
-from server.remote import RemoteSeats
-from server.say import bot_error_causes
-from server.seats import Launcher, ProcessLauncher, Sandbox, SeatRequest
-from server.table import TableOptions
+from rulesets.default.match import HandSummary, MatchConfig, MatchResult, Player, run_match
+from rulesets.default.table import TableOptions
+from server.bots.processes import STDERR_TAIL, Peer
+from server.bots.remote import RemoteSeats
+from server.bots.seats import Launcher, ProcessLauncher, Sandbox, SeatRequest
+from server.output.say import bot_error_causes
+from server.seam.contract import TableRequest
+from server.seam.registry import DEFAULT, load
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import HandRow
 from server.tournament.store import PlayerResult
@@ -86,7 +86,7 @@ class TableLauncher:
     seat, so two tables must not share a ``ProcessLauncher``); remote seats come
     from the one listener of the tournament, and neither start nor sweep
     processes. Tables start and stop bots at the same time freely: a stopping
-    bot's sweep spares the bots other tables are starting (``server.bots``).
+    bot's sweep spares the bots other tables are starting (``server.bots.processes``).
     """
 
     def __init__(self, inner: Launcher | None = None,

@@ -22,9 +22,9 @@ import trio
 import trio.testing
 
 from protocol.messages import Out, Pass, format_line
-from server.engine.hand import SEATS, Hand
-from server.engine.rng import deal
-from server.table import TableOptions, play_hand
+from rulesets.default.engine.hand import SEATS, Hand
+from rulesets.default.engine.rng import deal
+from rulesets.default.table import TableOptions, play_hand
 from tests.hostile._fuzz import answers, random_line
 
 OPTIONS = TableOptions(hard_limit=1.5, join_limit=2.0)

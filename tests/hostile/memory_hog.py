@@ -2,7 +2,7 @@
 """Joins, then takes memory until it is stopped.
 
 It writes every page it takes (memory used is what the limit counts, not
-address space: ``server.memlimit``), 16 MB at a time with one ``memset`` each;
+address space: ``server.bots.memlimit``), 16 MB at a time with one ``memset`` each;
 it passes a 256 MB limit in a few tens of milliseconds.
 """
 

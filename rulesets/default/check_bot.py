@@ -1,0 +1,229 @@
+"""``server check-bot CMD``: does a student's bot speak the protocol correctly?
+
+It plays a few hands of the bot against the sample AIs, exactly as a match
+would (same launcher, limits and deadlines), and checks four things: the bot
+joins; it answers every prompt within the time limits; it makes only legal
+moves; it exits when it is stopped (SIGTERM) and leaves nothing behind. Each
+problem is reported with the hand, the bot's seat and the transcript line that
+shows it; a bot that ended before saying ``join`` never started, and a bot
+whose output ended is shown with the end of its stderr (why it stopped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import structlog
+import trio
+
+from protocol.bot_errors import MARKER
+from rulesets.default.engine.rng import match_plan
+from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
+from rulesets.default.table import TableOptions, TranscriptLine
+from server.bots.processes import KILL_GRACE, Peer, ProcessPeer
+from server.bots.seats import ProcessLauncher, Sandbox, SeatRequest
+from server.output.say import last_lines
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_ai"
+OPPONENTS = ("greedy.py", "greedy.py", "random_bot.py")
+CHECKS = ("joins", "answers in time", "legal moves", "exits when killed")
+OWN_TURN = ("pick",)
+CLAIM = ("mout", "mjgang")
+SHOW_PER_HAND = 3  # problems of one kind listed per hand
+STDERR_LINES = 5  # lines of the end of a bot's stderr shown when it stopped talking
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    check: str  # one of CHECKS
+    hand: int  # 1-based
+    seat: int
+    what: str
+    line: str = ""  # the transcript line that shows it
+    stderr: tuple[str, ...] = ()  # the last lines the bot wrote on stderr, when they tell why
+
+
+@dataclass(slots=True)
+class CheckReport:
+    hands: int
+    problems: list[Problem] = field(default_factory=list)
+    stray_lines: int = 0  # lines no prompt asked for (ignored, not a fault)
+    answers: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class _Recorder:
+    """The match's launcher, keeping the checked bot's peer of each hand."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.launcher = ProcessLauncher(sandbox)
+        self.peers: dict[int, ProcessPeer] = {}
+
+    async def open(self, request: SeatRequest, nursery: trio.Nursery) -> Peer:
+        peer = await self.launcher.open(request, nursery)
+        if request.player == 0 and isinstance(peer, ProcessPeer):
+            self.peers[request.hand] = peer
+        return peer
+
+
+async def check_bot(argv: Sequence[str], *, hands: int = 4, seed: int = 1,
+                    options: TableOptions | None = None,
+                    sandbox: Sandbox | None = None) -> CheckReport:
+    """Play ``hands`` hands of the bot (player 0) against the sample AIs and judge it."""
+    options = options or TableOptions()
+    recorder = _Recorder(sandbox or Sandbox())
+    opponents = [Player(name, (str(SAMPLES / name), "--seed", str(seed + i)))
+                 for i, name in enumerate(OPPONENTS)]
+    config = MatchConfig((Player("bot", tuple(argv)), *opponents), seed, 1, None, options,
+                         launcher=recorder)
+    report = CheckReport(hands)
+    log = structlog.get_logger()
+    for plan in list(match_plan(seed, 1))[:hands]:
+        summary = await play_match_hand(config, plan, None, log)
+        _judge(report, summary, recorder.peers.get(plan.number))
+    return report
+
+
+def _judge(report: CheckReport, summary: HandSummary, peer: ProcessPeer | None) -> None:
+    hand = summary.plan.number + 1
+    seat = summary.plan.seats.index(0)
+    outcome = summary.outcome
+    lines = outcome.transcripts[seat]
+    report.stray_lines += outcome.unsolicited[seat]
+    cause = outcome.faults.get(seat)
+    if cause is not None:
+        problem = _fault(hand, seat, cause, lines)
+        if cause.startswith("closed-output") and peer is not None:
+            said = last_lines(peer.stderr_tail, STDERR_LINES)
+            problem = replace(problem, stderr=tuple(said) or ("(nothing)",))
+        report.problems.append(problem)
+    for what, line in _late_answers(lines, seat):
+        report.problems.append(Problem("answers in time", hand, seat, what, line))
+    report.answers += len(outcome.answer_ms[seat])
+    if peer is not None and peer.reports.count:  # bugs its framework answered for
+        for what, n in peer.reports.distinct.items():
+            report.problems.append(Problem(
+                "legal moves", hand, seat, "its own code failed (its framework answered a "
+                f"safe move instead): {what}", f"{n} time(s) in this hand; the first "
+                f"{peer.reports.detail.get(what, '')}", _traceback(peer.stderr_tail, what)))
+    if peer is not None:
+        if peer.needed_kill:
+            report.problems.append(Problem(
+                "exits when killed", hand, seat,
+                f"still running {KILL_GRACE:g} s after SIGTERM: it had to be killed (SIGKILL)"))
+        if peer.left_behind:
+            report.problems.append(Problem(
+                "exits when killed", hand, seat,
+                f"left {peer.left_behind} process(es) running after it was stopped"))
+
+
+def _fault(hand: int, seat: int, cause: str, lines: list[TranscriptLine]) -> Problem:
+    sent = [t for t in lines if t.direction == ">"]
+    said = [t for t in lines if t.direction == "<"]
+    if cause.startswith("no-join"):
+        return Problem("joins", hand, seat, cause, _show(said[0]) if said else "(said nothing)")
+    if cause.startswith(("malformed", "illegal", "flood")):
+        joined = any(t.text == "join" for t in said)
+        check = "legal moves" if joined else "joins"
+        return Problem(check, hand, seat, cause, _show(said[-1]) if said else "")
+    if cause.startswith("closed-output") and not any(t.text == "join" for t in said):
+        return Problem("joins", hand, seat, f"never started: it ended before saying join "
+                       f"({cause})", _show(said[-1]) if said else "(said nothing)")
+    if cause.startswith("hard-limit"):
+        return Problem("answers in time", hand, seat, f"{cause}: no answer to the prompt",
+                       _show(sent[-1]) if sent else "")
+    return Problem("legal moves", hand, seat, f"{cause} (the bot stopped talking)",
+                   _show(lines[-1]) if lines else "")
+
+
+def _traceback(stderr: bytes, what: str) -> tuple[str, ...]:
+    """The Python traceback a bot wrote on stderr just before its last report of
+    ``what`` (``protocol.bot_errors``), if the end of its stderr still holds it."""
+    lines = last_lines(stderr, 80, limit=200)
+    reported = [i for i, line in enumerate(lines) if line.startswith(MARKER + what)]
+    if not reported:
+        return ()
+    before = lines[:reported[-1]]
+    starts = [i for i, line in enumerate(before) if line.startswith("Traceback (most recent")]
+    if not starts:
+        return ()
+    shown = before[starts[-1]:]
+    end = next((i for i, line in enumerate(shown) if i and not line.startswith(" ")), None)
+    return tuple(shown[:end + 1] if end is not None else shown)
+
+
+def _late_answers(lines: list[TranscriptLine], seat: int) -> list[tuple[str, str]]:
+    """Answers over their time limit (fined), from the transcript."""
+    late: list[tuple[str, str]] = []
+    prompt: TranscriptLine | None = None
+    limit = 0
+    for t in lines:
+        words = t.text.split()
+        if t.direction == ">":
+            if not words:
+                continue
+            if words[0] in OWN_TURN or (words[0] in ("mpeng", "mchi") and words[1] == str(seat)):
+                prompt, limit = t, 1000
+            elif words[0] in CLAIM and words[1] != str(seat):
+                prompt, limit = t, 500
+            continue
+        if prompt is None or t.text == "join":
+            continue
+        ms = (t.at - prompt.at) * 1000
+        if ms >= limit + 50:
+            late.append((f"answered {ms:.0f} ms after the prompt (limit {limit} ms)",
+                         f"{_show(prompt)}  then  {_show(t)}"))
+        prompt = None
+    return late
+
+
+def _show(t: TranscriptLine) -> str:
+    return f"{t.at:9.3f} {t.direction} {t.text}"
+
+
+def format_report(report: CheckReport, command: str) -> list[str]:
+    """The report as text lines, for a student."""
+    out = [f"check-bot {command}: {report.hands} hands against "
+           + ", ".join(n.removesuffix(".py") for n in OPPONENTS)]
+    for check in CHECKS:
+        found = [p for p in report.problems if p.check == check]
+        out.append(f"  {check:<20} {'ok' if not found else f'{len(found)} problem(s)'}")
+    if report.stray_lines:
+        out.append(f"  note: {report.stray_lines} line(s) answered no prompt (ignored; over "
+                   "1000 in a hand is a fault)")
+    # A problem is told once, with the hands it came back in: a bug that breaks every
+    # hand the same way is one problem to read, not one traceback per hand.
+    again: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}
+    for p in report.problems:
+        again.setdefault((p.check, p.what, p.stderr), []).append(p.hand)
+    shown: dict[tuple[int, str], int] = {}
+    told: set[tuple[str, str, tuple[str, ...]]] = set()
+    for p in report.problems:
+        key = (p.hand, p.check)
+        same = (p.check, p.what, p.stderr)
+        if same in told:
+            continue
+        told.add(same)
+        shown[key] = shown.get(key, 0) + 1
+        if shown[key] > SHOW_PER_HAND:
+            continue
+        out.append(f"hand {p.hand}, seat {p.seat}: [{p.check}] {p.what}")
+        if p.line:
+            out.append(f"    {p.line}")
+        out.extend(f"    stderr: {line}" for line in p.stderr)
+        more = again[same][1:]
+        if more:
+            hands = sorted(set(more))
+            out.append(f"    ... and {len(more)} more time(s) the same, in hand(s) "
+                       + ", ".join(map(str, hands)))
+    for (hand, check), n in shown.items():
+        if n > SHOW_PER_HAND:
+            out.append(f"hand {hand}: [{check}] and {n - SHOW_PER_HAND} more like these")
+    out.append("the bot speaks the protocol correctly" if report.ok
+               else f"{len(report.problems)} problem(s)")
+    return out

@@ -1,0 +1,109 @@
+"""Run a match from the command line: console output, Ctrl-C, exit status."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+
+import structlog
+import trio
+from rich.text import Text
+
+from rulesets.default.account import account_line
+from rulesets.default.console import MatchProgress, ranking_table, say_faults, say_repeats
+from rulesets.default.match import MatchConfig, MatchResult, players_from_args, run_match
+from rulesets.default.table import TableOptions
+from server.bots.remote import RemoteOptions, RemoteSetupError, open_remote_seats
+from server.bots.seats import ProcessLauncher, Sandbox
+from server.output.console import configure_logging
+from server.output.say import Repeats, err_console, error_line, out_console
+from server.output.stopping import (
+    EXIT_BAD_SETUP,
+    EXIT_COMPLETED,
+    EXIT_INTERRUPTED,
+    EXIT_NOT_COMPLETED,
+    fresh_dir,
+    is_interrupt,
+    say_terminated,
+    stopped_status,
+    until_terminated,
+)
+
+EVENTS_FILE = "server-events.jsonl"  # the match's structured log events, in its folder
+
+
+def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int, groups: int,
+                 verbose: bool, log_dir: Path | None, hard_limit: float, join_limit: float,
+                 on_fault: str, announce: bool,
+                 remote: RemoteOptions | None = None, sandbox: Sandbox | None = None) -> int:
+    console = err_console()
+    match_id = f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
+    root = None
+    if log_dir is not None:
+        root = fresh_dir(log_dir, match_id)
+        match_id = root.name
+    # The structured events go to the match folder; the console gets the account (-v).
+    configure_logging(verbose, root / EVENTS_FILE if root is not None else None,
+                      account_line)
+    config = MatchConfig(players_from_args(specs, argvs), seed, groups, root,
+                         TableOptions(hard_limit, join_limit, announce), on_fault,
+                         launcher=ProcessLauncher(sandbox))
+    log = structlog.get_logger().bind(match=match_id)
+    holder: list[MatchResult] = []
+    repeats = Repeats()
+
+
+    async def play() -> None:
+        if remote is not None:
+            try:
+                async with open_remote_seats(remote.host, remote.port, remote.tokens,
+                                             fallback=config.launcher) as seats:
+                    for host, port in seats.addresses:
+                        console.print(f"listening on {host}:{port} for "
+                                      + ", ".join(f"tcp:{n}" for n in remote.tokens),
+                                      markup=False)
+                    for name in remote.generated:
+                        console.print(f"token for tcp:{name}: {remote.tokens[name]}",
+                                      markup=False)
+                    await play_all(dataclasses.replace(config, launcher=seats))
+            except RemoteSetupError as exc:  # raised before the block: nothing was played
+                console.print(error_line(exc))
+            return
+        await play_all(config)
+
+    async def play_all(config: MatchConfig) -> None:
+        if verbose:  # the account tells the rest; the fault lines are said all the same
+            holder.append(await run_match(config, partial(say_faults, console, repeats),
+                                          log=log))
+            return
+        with MatchProgress(groups * 16, console, repeats) as progress:
+            holder.append(await run_match(config, progress.hand_done, log=log))
+
+    console.print(f"match {match_id}: seed {seed}, {groups * 16} hands"
+                  + (f", logs in {root}" if root else ""), markup=False)
+    try:
+        # SIGTERM (kill, a batch system's time limit) and SIGHUP (the terminal closed)
+        # stop the match as cleanly as Ctrl-C: the bots are killed, the finished hands kept.
+        terminated = trio.run(until_terminated, play)
+    except BaseException as exc:
+        if not is_interrupt(exc):
+            raise
+        console.print(Text.assemble("\n", ("interrupted", "yellow"), ": every bot was stopped"
+                                    + (f"; the finished hands are kept in {root}" if root
+                                       else "")))
+        return EXIT_INTERRUPTED
+    if terminated is not None:
+        say_terminated(console, terminated, f"; the finished hands are kept in {root}"
+                       if root else "")
+        return stopped_status(terminated)
+    if not holder:  # the remote seats' port could not be opened
+        return EXIT_BAD_SETUP
+    result = holder[0]
+    say_repeats(console, repeats)
+    out_console().print(ranking_table(result))
+    if root is not None:
+        console.print(f"logs: {root}", markup=False)
+    return EXIT_COMPLETED if result.completed else EXIT_NOT_COMPLETED

@@ -1,0 +1,628 @@
+"""The ``server`` command line.
+
+``server AI1 AI2 AI3 AI4 [-v] [-d]`` runs a match, exactly as the original; the
+tools (``server fans``, ``server simulate``, ...) are subcommands beside it.
+``main`` inserts the hidden word ``match`` when the first argument is not a
+subcommand, so both forms work and ``server --help`` lists everything.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Collection
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from server.output.say import err_console, error_line, out_console
+from server.seam.contract import CommandArgs, Ruleset
+from server.seam.errors import EXIT_BAD_INPUT, InputError
+from server.seam.registry import DEFAULT, LISTINGS, limit_default_help, listing, load
+
+if TYPE_CHECKING:
+    from rulesets.default.engine.simulate import Summary
+
+# Help for the options a match and a tournament share: the rules bots play by.
+HELP = {
+    "hard_limit": "Seconds before an unanswered prompt is a fault",
+    "join_limit": "Seconds for each AI to join",
+    "mem_limit": "MB of memory a bot uses, its processes together (a memory cgroup per "
+                 "bot; see README, Hostile bots); 0: no limit",
+    "cpu_limit": "CPU seconds per bot process (a hand; botzone, noi2014: a turn, or a kept "
+                 "bot's game); 0: no limit",
+    "file_limit": "MB a bot may write to one file; under bwrap, to its /tmp; 0: no limit",
+    "sandbox": "none, or bwrap: each bot under bubblewrap (read-only system, private /tmp, "
+               "no network)",
+    "work_dir": "Where each bot's working folder per hand is made (a temporary folder by "
+                "default)",
+}
+RULE_NOTE = " [default: {}; stored, and kept on --resume]"
+# The limit options' help in every command: the same words, each ruleset's own default.
+LIMIT_HELP = {key: f"{HELP[key]} [default: {limit_default_help(key)}]"
+              for key in ("mem_limit", "cpu_limit", "file_limit")}
+
+# The limit options of every command that starts bots, declared once: no default of
+# their own (None: the ruleset's default; 0: no limit).
+MemLimit = Annotated[int | None, typer.Option(min=0, help=LIMIT_HELP["mem_limit"],
+                                              show_default=False)]
+CpuLimit = Annotated[int | None, typer.Option(min=0, help=LIMIT_HELP["cpu_limit"],
+                                              show_default=False)]
+FileLimit = Annotated[int | None, typer.Option(min=0, help=LIMIT_HELP["file_limit"],
+                                               show_default=False)]
+RULESET_HELP = "The ruleset: " + ", ".join(
+    entry.name for entry in LISTINGS if entry.kind == "match") + " (see 'server rulesets')"
+LOG_NOTE = " (default: the one that wrote the log)"
+# Options only the turn-based rulesets read (SPEC-botzone, SPEC-noi2014; rulesets/).
+BOTZONE = {
+    "variant": "botzone: classic (144 tiles with flowers) or duplicate (复式: 136 tiles, "
+               "four walls) [default: classic]",
+    "format": "botzone: one (one game) or duplicate (each wall in all 24 seat orders); "
+              "noi2014: one or round (one wall played 4 times, seats rotated) [default: one]",
+    "walls": "--format duplicate/round: walls to play (botzone: winds E, S, W, N) "
+             "[default: botzone 4, noi2014 1]",
+    "orders": "--format duplicate/round: seat orders per wall (noi2014: 1-4 rotations) "
+              "[default: botzone 24, noi2014 4]",
+    "initdata": "botzone: start the game from Botzone's initdata (JSON text or a file of "
+                "it), as a game seen on Botzone",
+    "time_limit": "botzone, noi2014: seconds per turn before the language factor (Python 6x, "
+                  "Java 3x, JavaScript 2x); botzone doubles a bot's first turn "
+                  "[default: 1.0]",
+}
+# Which files of a folder are bots (the rule of server.tournament.entries).
+FOLDER_HELP = ("each executable file and each *.py file, except names starting with _ and "
+               "*.py modules the others import that have no #! line or __main__ block")
+
+
+def refuse(message: object) -> NoReturn:
+    """Bad input, in every command: one line on stderr naming the problem (an
+    exception told by ``server.seam.errors.reason``), and exit status 2."""
+    err_console().print(error_line(message))
+    raise SystemExit(EXIT_BAD_INPUT)
+
+
+def command_args(ctx: typer.Context, **extra: object) -> CommandArgs:
+    """A command's options for its ruleset, and which ones the user gave."""
+    def given_here(name: str) -> bool:  # typed on the command line, not a default
+        source = ctx.get_parameter_source(name)
+        return source is not None and source.name == "COMMANDLINE"
+
+    given = frozenset(
+        name for name in ctx.params
+        if given_here(name)
+        and name != "ruleset" and not any(
+            p.name == name and p.param_type_name == "argument" for p in ctx.command.params))
+    return CommandArgs({**ctx.params, **extra}, given)
+
+
+def dispatch(ctx: typer.Context, command: str, name: str) -> Ruleset:
+    """The ruleset a command runs under, after refusing options it does not read."""
+    if listing(name).kind != "match":
+        raise InputError(f"--ruleset {name}: {listing(name).title}; it plays no bots")
+    ruleset = load(name)
+    ruleset.check_options(command, command_args(ctx))
+    return ruleset
+
+
+def for_log(ctx: typer.Context, command: str, name: str | None, path: Path) -> Ruleset:
+    """The ruleset of a log: the one given, else the one that wrote it."""
+    if name is None:  # the default ruleset's logs are the least marked: asked last
+        playing = sorted((entry.name for entry in LISTINGS if entry.kind == "match"),
+                         key=lambda n: n == DEFAULT)
+        name = next((n for n in playing if load(n).owns(path)), DEFAULT)
+    return dispatch(ctx, command, name)
+
+
+def stop_earlier_bots() -> None:
+    """Before a command starts bots: stop what a server killed outright left
+    running, and say so (``server.bots.leftovers``)."""
+    from server.bots.leftovers import stop_earlier_bots_and_say
+
+    stop_earlier_bots_and_say()
+
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    help=(
+        "Match server for Mahjong AI contests.\n\n"
+        "Run a match with: server AI1 AI2 AI3 AI4 [-v] [-d] (same as 'server match ...')."
+    ),
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Match server for Mahjong AI contests."""
+
+
+@app.command()
+def fans(
+    hand: Annotated[str | None, typer.Option(
+        help='Concealed tiles before the win, e.g. "1M 2M 3M ..."')] = None,
+    melds: Annotated[str, typer.Option(
+        help='Declared sets, e.g. "chi 3M, peng E, gang 5T, agang Z"')] = "",
+    win: Annotated[str | None, typer.Option(help="The winning tile, e.g. 6M")] = None,
+    self_drawn: Annotated[bool, typer.Option(
+        "--self-drawn", help="The win was self-drawn")] = False,
+    batch: Annotated[bool, typer.Option(
+        "--batch", help="Read JSON lines on stdin, write JSON lines")] = False,
+) -> None:
+    """Score a winning hand under the default ruleset's fan table.
+
+    One hand: --hand, --win, and --melds and --self-drawn if needed.
+
+    --batch reads a JSON object a line on stdin and writes a JSON line for each, in order:
+
+    \b
+    in:  {"hand": ["7T", "8T", "9T", "W"], "melds": [["chi", "1M"], ["peng", "9S"], ["chi", "4T"]], "win": "W"}
+    out: {"total": 1, "fans": [["单钓将", 1]]}
+
+    "hand": the concealed tiles before the win (tile codes); "win": the winning
+    tile; "melds" (optional): [kind, tile] pairs, kind chi (tile: the lowest of
+    the run), peng, gang (exposed) or agang (concealed); "self_drawn" (optional):
+    true or false. The answer's "fans" are [name, value] pairs, by the fan
+    table's Chinese names (--hand shows the English ones too). A line that
+    cannot be scored gets {"error": "why"}.
+    """  # noqa: E501
+    from protocol.tiles import TileError, parse_tile, parse_tiles
+    from rulesets.default.fans_cmd import describe, parse_melds_text, score_batch
+    from scoring.fans import HandError, WinningHand, score
+
+    if batch:
+        if hand or win or melds or self_drawn:
+            raise typer.BadParameter("--batch reads hands from stdin; give no other option")
+        for out in score_batch(sys.stdin):
+            sys.stdout.write(out + "\n")
+            sys.stdout.flush()
+        return
+    if hand is None or win is None:
+        raise typer.BadParameter("give --hand and --win (or --batch)")
+    console = Console(emoji=False)
+    try:
+        wh = WinningHand(tuple(parse_tiles(hand)), tuple(parse_melds_text(melds)),
+                         parse_tile(win), self_drawn)
+        result = score(wh)
+    except (TileError, HandError) as exc:
+        refuse(exc)
+    table = Table(title=f"{hand} + {win}{' (self-drawn)' if self_drawn else ''}")
+    table.add_column("fan")
+    table.add_column("English")
+    table.add_column("count", justify="right")
+    table.add_column("value (fan)", justify="right")
+    for row in describe(result):
+        table.add_row(*row)
+    table.add_section()
+    table.add_row("total", "", "", str(result.total))
+    console.print(table)
+
+
+@app.command()
+def simulate(
+    bots: Annotated[str, typer.Option(
+        help="Four bots, comma-separated: random, greedy, module:Class (the current "
+        "folder first) or path/to/bot.py:Class")
+    ] = "random,random,greedy,greedy",
+    hands: Annotated[int, typer.Option(min=1, help="How many hands to play")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed for the deals")] = 0,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON line instead of a table")] = False,
+    jobs: Annotated[int, typer.Option(
+        min=1, help="Processes on this machine to spread the hands over (the summary is "
+        "the same)")] = 1,
+    cluster: Annotated[str | None, typer.Option(
+        help="Play the hands as Ray tasks: the cluster's address (HOST:PORT), or local to "
+        "start Ray here. Bot files and a module's folder travel with the tasks. Needs the "
+        "cluster extra")] = None,
+) -> None:
+    """Play hands in-process with Python bot objects (no subprocesses) and summarise.
+
+    Ctrl-C stops early and still prints the summary of the hands played (exit 130).
+    """
+    import json
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from rulesets.default.engine.simulate import BotSpecError, Played, check_specs
+    from rulesets.default.engine.simulate import simulate as run
+
+    specs = [s.strip() for s in bots.split(",")]
+    if cluster is not None and jobs != 1:
+        refuse("--jobs is for processes on this machine; on a cluster (--cluster) Ray plays "
+               "as many chunks at once as its nodes have CPUs for")
+    if cluster is not None:
+        from server.cluster.ray_cluster import import_ray
+
+        import_ray()  # ClusterError (an InputError: one line) when Ray is not installed
+    try:
+        check_specs(specs)  # before any work starts, wherever the hands are played
+    except BotSpecError as exc:
+        refuse(exc)
+    console = err_console()
+    progress = Progress("simulate", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=console, transient=True, disable=not console.is_terminal)
+    task = progress.add_task("hands", total=hands)
+
+    def on_hand(_: int, __: Played) -> None:
+        progress.advance(task)
+
+    def on_chunk(played: int) -> None:
+        progress.advance(task, played)
+
+    try:
+        with progress:
+            if cluster is not None:
+                from rulesets.default.simulate_spread import on_cluster
+
+                summary = on_cluster(specs, hands, seed, cluster, on_chunk)
+            elif jobs > 1:
+                from rulesets.default.simulate_spread import on_processes
+
+                summary = on_processes(specs, hands, seed, jobs, on_chunk)
+            else:
+                summary = run(specs, hands, seed, on_hand=on_hand)
+    except BotSpecError as exc:
+        refuse(exc)
+    for i, p in enumerate(summary.players):
+        if p.crashes:
+            console.print(f"P{i} ({p.bot}) raised an exception in {p.crashes} hand(s) and "
+                          "was played by the server from there; the first time:\n"
+                          + p.first_error.rstrip(), markup=False, highlight=False)
+    if json_out:
+        print(json.dumps(summary.as_json()))
+    else:
+        print_simulation(summary, seed)
+    if summary.interrupted:
+        console.print(f"interrupted after {summary.hands} of {hands} hands", markup=False)
+        raise typer.Exit(130)
+
+
+def print_simulation(summary: Summary, seed: int) -> None:
+    """The summary of ``server simulate`` as a table and a line of results."""
+    played = summary.hands
+    rate = played / summary.seconds if summary.seconds else 0.0
+    table = Table(title=f"{played} hands, seed {seed}: {rate:.0f} hands/s")
+    crashes = any(p.crashes for p in summary.players)
+    columns = ["player", "bot", "points", "points/hand", "wins", "illegal"]
+    for col in [*columns, "crashed"] if crashes else columns:
+        table.add_column(col, justify="left" if col in ("player", "bot") else "right")
+    for i, p in enumerate(summary.players):
+        row: list[str | Text] = [f"P{i}", Text(p.bot), str(p.points),
+               f"{p.points / played:+.2f}" if played else "-", str(p.wins), str(p.illegal)]
+        table.add_row(*row, *([str(p.crashes)] if crashes else []))
+    out = out_console()
+    out.print(table)
+    wins = summary.wins
+    out.print(f"draws {summary.draws}; wins: {wins['self_drawn']} self-drawn, "
+              f"{wins['discard']} on a discard, {wins['robbed_kong']} robbing a kong")
+
+
+@app.command()
+def match(
+    ctx: typer.Context,
+    ais: Annotated[list[str], typer.Argument(
+        help="Four AIs: paths to executables or quoted command lines (\"python3 bot.py\"); "
+        "botzone, noi2014: json:CMD, simple:CMD or CMD (JSON); json+keep-running:CMD "
+        "(or simple+) for a bot with keep-running on", show_default=False)],
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
+    verbose: Annotated[bool, typer.Option("-v", "--verbose",
+                                          help="Print every message and decision")] = False,
+    debug: Annotated[bool, typer.Option("-d", "--logs",
+                                        help="Write per-hand log folders under --log-dir")] = False,
+    seed: Annotated[int | None, typer.Option(help="Match seed (random by default)")] = None,
+    log_dir: Annotated[Path, typer.Option(help="Where -d writes the match folder")] = Path("logs"),
+    groups: Annotated[int, typer.Option(min=1, max=6, help="Groups to play (16 hands each)")] = 6,
+    hard_limit: Annotated[float, typer.Option(min=1.0, help=HELP["hard_limit"])] = 5.0,
+    join_limit: Annotated[float, typer.Option(min=0.1, help=HELP["join_limit"])] = 5.0,
+    on_fault: Annotated[str, typer.Option(help="autoplay: the server plays a faulted seat to "
+                                          "the end of the hand; end: end the match")] = "autoplay",
+    announce: Annotated[bool, typer.Option(help="Send 'mhu <winner> <discarder> <fans>' "
+                                           "before closing a won hand")] = False,
+    listen: Annotated[str | None, typer.Option(help="HOST:PORT (or PORT: loopback) where "
+                                               "tcp:NAME AIs connect")] = None,
+    token: Annotated[list[str] | None, typer.Option(help="NAME=SECRET for tcp:NAME "
+                                                    "(generated and printed if absent)")] = None,
+    mem_limit: MemLimit = None,
+    cpu_limit: CpuLimit = None,
+    file_limit: FileLimit = None,
+    sandbox: Annotated[str, typer.Option(help=HELP["sandbox"])] = "none",
+    work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,
+    variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
+    format: Annotated[str | None, typer.Option("--format", help=BOTZONE["format"])] = None,
+    walls: Annotated[int | None, typer.Option(min=1, max=4, help=BOTZONE["walls"])] = None,
+    orders: Annotated[int | None, typer.Option(min=1, max=24, help=BOTZONE["orders"])] = None,
+    initdata: Annotated[str | None, typer.Option(help=BOTZONE["initdata"])] = None,
+    time_limit: Annotated[float | None, typer.Option(min=0.05, help=BOTZONE["time_limit"])] = None,
+) -> None:
+    """Run a match: server AI1 AI2 AI3 AI4 [-v] [-d] (--ruleset botzone: Botzone bots)."""
+    raise typer.Exit(dispatch(ctx, "match", ruleset).match(command_args(ctx)))
+
+
+@app.command("check-bot")
+def check_bot(
+    ctx: typer.Context,
+    cmd: Annotated[str, typer.Argument(help="The bot: a path to an executable or a quoted "
+                                       "command line; botzone, noi2014: json:CMD, simple:CMD, "
+                                       "json+keep-running:CMD ...", show_default=False)],
+    hands: Annotated[int, typer.Option(min=1, max=16, help="Hands to play")] = 4,
+    seed: Annotated[int, typer.Option(help="Deals and the sample AIs' seed")] = 1,
+    hard_limit: Annotated[float, typer.Option(min=1.0, help="Seconds before an unanswered "
+                                              "prompt is a fault")] = 5.0,
+    join_limit: Annotated[float, typer.Option(min=0.1, help="Seconds to join")] = 5.0,
+    mem_limit: MemLimit = None,
+    cpu_limit: CpuLimit = None,
+    file_limit: FileLimit = None,
+    sandbox: Annotated[str, typer.Option(help="none or bwrap")] = "none",
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
+    variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
+    games: Annotated[int | None, typer.Option(min=1, help="botzone, noi2014: games to "
+                                              "play")] = None,
+    time_limit: Annotated[float | None, typer.Option(min=0.05, help=BOTZONE["time_limit"])] = None,
+) -> None:
+    """Play a few hands of a bot against the sample AIs and report protocol problems."""
+    raise typer.Exit(dispatch(ctx, "check-bot", ruleset).check_bot(command_args(ctx)))
+
+
+@app.command()
+def replay(
+    ctx: typer.Context,
+    hand: Annotated[Path, typer.Argument(help="A hand folder written with -d, or an "
+                                         "original-format .log file; botzone: a game.json "
+                                         "or a game judged on Botzone")],
+    ruleset: Annotated[str | None, typer.Option(help=RULESET_HELP + LOG_NOTE)] = None,
+    at: Annotated[int | None, typer.Option(help="Show the table at step N only")] = None,
+    codes: Annotated[bool | None, typer.Option("--codes/--glyphs",
+                                               help="Tile codes or Unicode tile glyphs "
+                                               "(default: glyphs on a UTF-8 terminal)")] = None,
+    html_out: Annotated[Path | None, typer.Option("--html", help="Write a self-contained "
+                                                  "page to step through the hand")] = None,
+    seat: Annotated[int | None, typer.Option(min=0, max=3, help="With --bot: the seat "
+                                             "whose recorded lines the bot gets")] = None,
+    bot: Annotated[str | None, typer.Option(help="Feed this bot (path or quoted command) "
+                                            "the lines --seat received, compare answers")] = None,
+    hard_limit: Annotated[float, typer.Option(
+        min=1.0, help="With --bot: " + HELP["hard_limit"])] = 5.0,
+    mem_limit: Annotated[int | None, typer.Option(
+        min=0, help="With --bot: " + LIMIT_HELP["mem_limit"], show_default=False)] = None,
+    cpu_limit: Annotated[int | None, typer.Option(
+        min=0, help="With --bot: " + LIMIT_HELP["cpu_limit"], show_default=False)] = None,
+    file_limit: Annotated[int | None, typer.Option(
+        min=0, help="With --bot: " + LIMIT_HELP["file_limit"], show_default=False)] = None,
+) -> None:
+    """Show a recorded hand or game step by step: hands, melds, discards, claims, result."""
+    raise typer.Exit(for_log(ctx, "replay", ruleset, hand).replay(command_args(ctx, path=hand)))
+
+
+@app.command()
+def verify(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="A match folder, a hand folder, or an "
+                                         "original-format .log file; botzone: a match "
+                                         "folder or a game.json")],
+    ruleset: Annotated[str | None, typer.Option(help=RULESET_HELP + LOG_NOTE)] = None,
+) -> None:
+    """Re-run recorded hands (or games) through the engine and check every recorded result."""
+    report = for_log(ctx, "verify", ruleset, path).verify(path)
+    console = Console(soft_wrap=True, emoji=False)
+    for note in report.notes:
+        console.print(f"note: {note}", markup=False)
+    for problem in report.problems:
+        console.print(Text.assemble(("DISAGREES", "red"), " ", problem))
+    state = "all agree" if report.ok else f"{len(report.problems)} disagreement(s)"
+    console.print(f"checked {len(report.checked)} item(s): {state}")
+    raise typer.Exit(0 if report.ok else 1)
+
+
+@app.command()
+def report(
+    ctx: typer.Context,
+    match_dir: Annotated[Path, typer.Argument(help="A match folder written with -d")],
+    html_out: Annotated[Path, typer.Option("--html", help="Where to write the report")],
+    ruleset: Annotated[str | None, typer.Option(help=RULESET_HELP + LOG_NOTE)] = None,
+) -> None:
+    """Write a match's HTML report: standings, running totals, scoresheet, hand pages."""
+    raise typer.Exit(for_log(ctx, "report", ruleset, match_dir).report(
+        command_args(ctx, path=match_dir)))
+
+
+@app.command("rulesets")
+def list_rulesets() -> None:
+    """List the rulesets this server hosts (--ruleset NAME)."""
+    table = Table(box=None, show_header=True)
+    for col in ("name", "kind", "variants", "what"):
+        table.add_column(col)
+    for entry in LISTINGS:
+        table.add_row(entry.name + (" (default)" if entry.name == DEFAULT else ""), entry.kind,
+                      ", ".join(entry.variants) or "-", entry.title)
+    out_console().print(table)
+
+
+@app.command()
+def thupc(
+    wall_file: Annotated[Path | None, typer.Argument(
+        help="The 148 tiles, one a line (standard input when absent or -)",
+        metavar="WALL_FILE", show_default=False)] = None,
+) -> None:
+    """THUPC 2021 Mahjong simulator: print the exact game log for a wall."""
+    from rulesets.thupc2021.command import thupc_command
+
+    raise typer.Exit(thupc_command(wall_file))
+
+
+@app.command()
+def tournament(
+    bots: Annotated[Path | None, typer.Argument(
+        help="BOTS.toml ([[bot]] name, command; command \"tcp:NAME\": a remote bot) or a "
+        "folder of bots (" + FOLDER_HELP + "); not needed with --resume",
+        show_default=False)] = None,
+    format: Annotated[str, typer.Option(
+        "--format", help="swiss, round-robin or gauntlet")] = "swiss",
+    rounds: Annotated[int | None, typer.Option(
+        min=1, help="Rounds (default: by format and field size)")] = None,
+    groups: Annotated[int, typer.Option(min=1, max=6, help="Groups (16 hands) per table")] = 1,
+    hands: Annotated[int | None, typer.Option(
+        min=1, help="Play only the first N hands of each table's match")] = None,
+    jobs: Annotated[int | None, typer.Option(
+        min=1, help="Tables in parallel (default: measured, see README)")] = None,
+    cluster: Annotated[str | None, typer.Option(
+        help="Play the tables on a Ray cluster: its address (HOST:PORT, as `ray start "
+        "--head` printed it; run the tournament on a machine of the cluster), or local "
+        "to start Ray on this machine. Needs the cluster extra; not stored")] = None,
+    seed: Annotated[int, typer.Option(help="Tournament seed (schedule and deals)")] = 0,
+    hero: Annotated[str | None, typer.Option(help="Gauntlet: the bot facing the field")] = None,
+    out: Annotated[Path, typer.Option(help="The tournament's folder (its SQLite file, "
+                                      "reports and match logs)")] = Path("tournament"),
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Go on with the tournament stored in --out")] = False,
+    listen: Annotated[str | None, typer.Option(help="HOST:PORT (or PORT: loopback) where "
+                                               "remote bots (tcp:NAME) connect; not stored: "
+                                               "give it again with --resume")] = None,
+    token: Annotated[list[str] | None, typer.Option(help="NAME=SECRET for tcp:NAME "
+                                                    "(generated and printed if absent)")] = None,
+    hard_limit: Annotated[float | None, typer.Option(
+        min=1.0, help=HELP["hard_limit"] + RULE_NOTE.format(5.0))] = None,
+    join_limit: Annotated[float | None, typer.Option(
+        min=0.1, help=HELP["join_limit"] + RULE_NOTE.format(5.0))] = None,
+    mem_limit: Annotated[int | None, typer.Option(
+        min=0, help=HELP["mem_limit"] + RULE_NOTE.format(limit_default_help("mem_limit")))
+    ] = None,
+    cpu_limit: Annotated[int | None, typer.Option(
+        min=0, help=HELP["cpu_limit"] + RULE_NOTE.format(limit_default_help("cpu_limit")))
+    ] = None,
+    file_limit: Annotated[int | None, typer.Option(
+        min=0, help=HELP["file_limit"] + RULE_NOTE.format(limit_default_help("file_limit")))
+    ] = None,
+    sandbox: Annotated[str | None, typer.Option(
+        help=HELP["sandbox"] + RULE_NOTE.format("none"))] = None,
+    work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,
+    ruleset: Annotated[str | None, typer.Option(
+        help=RULESET_HELP + RULE_NOTE.format(DEFAULT))] = None,
+    variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"] + " (stored)")] = None,
+    walls: Annotated[int | None, typer.Option(
+        min=1, max=4, help="botzone, noi2014: walls per table [default: botzone 4, "
+                               "noi2014 1] (stored)")] = None,
+    orders: Annotated[int | None, typer.Option(
+        min=1, max=24, help="botzone, noi2014: seat orders per wall [default: 4] "
+                               "(stored)")] = None,
+    time_limit: Annotated[float | None, typer.Option(
+        min=0.05, help=BOTZONE["time_limit"] + " (stored)")] = None,
+) -> None:
+    """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
+    from server.tournament import FORMATS, EntriesError, default_jobs
+    from server.tournament.command import config_from_args, say_folder
+    from server.tournament.command import run as run_tournament
+
+    if format not in FORMATS:
+        refuse(f"--format must be one of {', '.join(FORMATS)}")
+    if cluster is not None and jobs is not None:
+        refuse("--jobs is for tables on this machine; on a cluster (--cluster) Ray plays as "
+               "many at once as its nodes have CPUs for")
+    if cluster is not None:
+        from server.cluster.ray_cluster import import_ray
+
+        try:
+            import_ray()
+        except InputError as exc:
+            refuse(exc)
+    try:
+        config = config_from_args(bots, out, resume, listen, token or [], format=format,
+                                  rounds=rounds, groups=groups, hands=hands,
+                                  jobs=jobs or default_jobs(), seed=seed, hero=hero,
+                                  hard_limit=hard_limit, join_limit=join_limit,
+                                  mem_limit=mem_limit, cpu_limit=cpu_limit,
+                                  file_limit=file_limit, sandbox=sandbox, work_dir=work_dir,
+                                  ruleset=ruleset, variant=variant, walls=walls,
+                                  orders=orders, time_limit=time_limit)
+    except EntriesError as exc:
+        refuse(exc)
+    if bots is not None and bots.is_dir():
+        say_folder(bots, err_console())
+    stop_earlier_bots()  # a resume after a kill -9 included
+    raise typer.Exit(run_tournament(config, resume, cluster=cluster))
+
+
+@app.command()
+def connect(
+    address: Annotated[str, typer.Argument(help="The match server's HOST:PORT",
+                                           show_default=False)],
+    cmd: Annotated[list[str], typer.Argument(help="The bot: after --, a program and its "
+                                             "arguments (or one quoted command line)",
+                                             show_default=False)],
+    name: Annotated[str, typer.Option(help="The seat's NAME (the server's tcp:NAME)")],
+    token: Annotated[str, typer.Option(help="The seat's SECRET (the server's --token)")],
+    wait: Annotated[float, typer.Option(min=0.0, help="Seconds to keep trying to reach the "
+                                        "server at the start")] = 30.0,
+) -> None:
+    """Play a local stdio bot at a remote match, one connection per hand.
+
+    server connect HOST:PORT --name NAME --token SECRET -- CMD...
+    """
+    import shlex
+
+    import trio
+
+    from server.bots.connect import bridge
+    from server.bots.processes import BotCommandError, parse_command
+    from server.bots.remote import RemoteSetupError, check_name, parse_listen
+
+    err = err_console()
+    try:
+        host, port = parse_listen(address, "the server's address")
+        check_name("--name", name)
+        check_name("--token", token)
+        argv = parse_command(cmd[0] if len(cmd) == 1 else shlex.join(cmd))
+    except (BotCommandError, RemoteSetupError) as exc:
+        refuse(exc)
+    stop_earlier_bots()
+    result = trio.run(bridge, host, port, name, token, argv, wait)
+    err.print(f"connect: stopped after {result.hands} hand(s): {result.reason}", markup=False)
+    raise typer.Exit(result.status)
+
+
+def mistyped_command(word: str, names: Collection[str]) -> str | None:
+    """The command ``word`` was surely meant to be, or None.
+
+    ``server AI1 AI2 AI3 AI4`` takes its first word for a bot, so a misspelt
+    command would otherwise be read as a match of too few bots. A word is
+    taken for a command only when it cannot be a bot: no path, no file here,
+    no program on PATH, and close to a command's name.
+    """
+    import difflib
+    import shutil
+
+    from server.bots.processes import bot_environment
+
+    if not word or word.startswith("-") or any(c in word for c in "/ :\t") \
+            or os.path.lexists(word) \
+            or shutil.which(word, path=bot_environment().get("PATH")) is not None:
+        return None
+    close = difflib.get_close_matches(word, sorted(names), n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+def main() -> None:
+    """Entry point: route ``server AI1 ...`` to the match command."""
+    args = sys.argv[1:]
+    names = {c.name or (c.callback.__name__ if c.callback else "")
+             for c in app.registered_commands}
+    if args and args[0] not in names and args[0] not in ("--help", "-h", "--version"):
+        meant = mistyped_command(args[0], names)
+        if meant is not None:
+            refuse(f"no such command {args[0]!r}; did you mean {meant!r}? (a match is "
+                   "server AI1 AI2 AI3 AI4; 'server --help' lists the commands)")
+        sys.argv.insert(1, "match")
+    try:
+        app(prog_name="server")
+    # InputError: raised anywhere in a command (server.seam.errors); OSError: a path no
+    # check foresaw. Either is still one line, not a traceback.
+    except (InputError, OSError) as exc:
+        refuse(exc)
+
+
+if __name__ == "__main__":
+    main()

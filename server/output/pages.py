@@ -1,0 +1,90 @@
+"""The page skeleton every self-contained HTML page shares: its look, and stepping.
+
+Every ruleset's pages (a hand or a game to step through, a match report) and the
+tournament's report are built on ``page``; a page that steps through a game uses
+``STEP_CONTROLS`` and ``STEPPER_SCRIPT``. No network and no server: each page
+carries its data and its script.
+
+May import: nothing of the project.
+"""
+
+from __future__ import annotations
+
+import html
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 1.5em; background: #f6f5ef; color: #222; }
+h1 { font-size: 1.3em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
+.controls { display: flex; gap: .5em; align-items: center; margin: 1em 0; }
+.controls input[type=range] { flex: 1; max-width: 40em; }
+.seat { background: #fff; border: 1px solid #ccc; border-radius: 6px; padding: .5em .8em;
+        margin: .4em 0; }
+.seat.actor { border-color: #c33; box-shadow: 0 0 0 2px #f2c0c0; }
+.label { font-weight: bold; display: inline-block; min-width: 7em; }
+.row { margin: .25em 0; min-height: 2.2em; }
+.tile { display: inline-block; width: 1.7em; height: 2.2em; margin: 1px; border-radius: 3px;
+        border: 1px solid #999; background: #fffdf4; text-align: center; line-height: 1.1em;
+        font-size: .9em; vertical-align: middle; }
+.tile small { display: block; font-size: .7em; color: #666; }
+.tile.M { color: #b22; } .tile.S { color: #172; } .tile.T { color: #135; }
+.tile.H { color: #444; font-weight: bold; line-height: 2.2em; }
+.tile.drawn { margin-left: .8em; border-color: #c33; }
+.meld { display: inline-block; margin-right: .8em; padding: 1px 3px; background: #e8e4d4;
+        border-radius: 4px; }
+.note { font-size: 1.05em; margin: .5em 0; }
+table { border-collapse: collapse; background: #fff; }
+td, th { border: 1px solid #ccc; padding: .2em .5em; }
+th { background: #e8e4d4; font-weight: 600; } td.num, th.num { text-align: right; }
+a { color: #1a5276; }
+"""
+
+
+def page(title: str, body: str) -> str:
+    """A self-contained page with the reports' look: ``title`` is plain text, ``body`` HTML.
+
+    The hand pages, the match report and the tournament report all use it.
+    """
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>{STYLE}</style></head><body>
+<h1>{html.escape(title)}</h1>
+{body}
+</body></html>
+"""
+
+# The step controls' markup (the ids STEPPER_SCRIPT uses), and a step number and link.
+STEP_CONTROLS = """<div class="controls">
+<button id="first" title="Home">« first</button><button id="prev" title="Left arrow">‹ prev</button>
+<input type="range" id="step" min="0" value="0">
+<button id="next" title="Right arrow">next ›</button><button id="last" title="End">last »</button>
+<span>step <span id="stepno"></span></span>
+</div>"""
+
+# The step controls every stepping page shares: buttons, slider, arrow/Home/End keys and
+# #step=N in the address. It needs ``data.steps``, ``slider`` and ``render(i)``.
+STEPPER_SCRIPT = r"""
+let current = 0;
+// The address says the step (#step=N), so a step can be linked to and reloaded.
+function fromHash() {
+  const m = /^#step=(\d+)$/.exec(location.hash);
+  return m ? parseInt(m[1], 10) : 0;
+}
+function go(i) {
+  current = Math.max(0, Math.min(data.steps.length - 1, i));
+  render(current);
+  if (location.hash !== '#step=' + current) history.replaceState(null, '', '#step=' + current);
+}
+window.addEventListener('hashchange', () => go(fromHash()));
+document.getElementById('first').onclick = () => go(0);
+document.getElementById('prev').onclick = () => go(current - 1);
+document.getElementById('next').onclick = () => go(current + 1);
+document.getElementById('last').onclick = () => go(data.steps.length - 1);
+slider.oninput = () => go(parseInt(slider.value, 10));
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'ArrowRight') go(current + 1);
+  else if (e.key === 'ArrowLeft') go(current - 1);
+  else if (e.key === 'Home') go(0);
+  else if (e.key === 'End') go(data.steps.length - 1);
+});
+go(fromHash());
+"""

@@ -1,0 +1,284 @@
+"""The ruleset seam: everything the shell needs from a ruleset, and nothing more.
+
+A ruleset is one package. Its pure core (tiles and notation, the engine's
+state machine, scoring and settlement) imports no trio; its ``Ruleset``
+object, found by name in ``server.seam.registry``, is what the shell's commands
+call: a match, check-bot, verify, replay (terminal and HTML), report and one
+tournament table. The shell (``server.cli.app``, the tournament runner, the bot
+transports) never imports a ruleset's engine itself; it hands the ruleset the
+options the user gave and the transports it owns.
+
+Two kinds of engine sit behind the seam:
+
+* the default ruleset's hand engine (``rulesets.default.engine.hand``), which a
+  persistent line-protocol table drives message by message with claim windows
+  and fines;
+* a ``TurnGame``: a judge that, each turn, sends a request to some seats and
+  needs one reply from each (Botzone's games, and the NOI 2014 contest next).
+  One shell driver (``server.turns.driver``) plays any ``TurnGame`` with any bot
+  transport, so a new turn-based ruleset needs no change to the shell.
+
+Pure: no trio, no rich.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Literal, NamedTuple, Protocol
+
+from server.seam.errors import InputError
+
+
+class Unsupported(InputError):
+    """A command or an option this ruleset does not have."""
+
+
+class Reply(NamedTuple):
+    """One seat's answer to one turn: the platform's verdict and the response
+    (None unless the verdict is OK)."""
+
+    verdict: str
+    response: str | None
+
+
+class TurnGame(Protocol):
+    """The pure engine of a turn-based ruleset."""
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def scores(self) -> Sequence[float] | None:
+        """Each seat's score once the game is over (NOI 2014's averaged ties: 2.5)."""
+        ...
+
+    def requests(self) -> Sequence[str | None]:
+        """This turn's request to each seat (None: that seat is not asked)."""
+        ...
+
+    def output(self) -> dict[str, Any]:
+        """What the judge shows for this turn, as its log keeps it."""
+        ...
+
+    def step(self, replies: Sequence[Reply]) -> dict[str, Any]:
+        """Apply this turn's replies (one per seat; unasked seats' are ignored)
+        and return the next turn's output."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class CommandArgs:
+    """What the user gave a command: every option by name, and which of them were
+    given on the command line (the rest are defaults). A ruleset reads the options
+    it knows; the shell has already refused the given ones it does not know."""
+
+    values: Mapping[str, Any]
+    given: frozenset[str] = field(default_factory=frozenset)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        value = self.values.get(name)
+        return default if value is None else value
+
+
+# How a Swiss tournament seats and ranks players with equal points (``swiss_tiebreak``):
+# "shuffle": round 1 seats a seeded shuffle of the field and later rounds break ties
+# in that order; the standings rank by points, then duplicate score, then name.
+# "wins" (NOI 2014): seats and ranks by points, then games won, then entry order (so
+# round 1 seats the field in entry order).
+SwissTiebreak = Literal["shuffle", "wins"]
+
+
+class Ruleset:
+    """One ruleset's answers to the shell's commands.
+
+    A command the ruleset does not have says so (``Unsupported``); the options
+    of each command a ruleset reads are listed in ``options`` so the shell can
+    refuse any other given on the command line.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    variants: ClassVar[tuple[str, ...]] = ()
+    options: ClassVar[Mapping[str, frozenset[str]]] = {}
+    swiss_tiebreak: ClassVar[SwissTiebreak] = "shuffle"
+    # A stored command of this ruleset is one word ``MODE:COMMAND LINE`` when this
+    # names the modes (Botzone: json, simple; see ``entry_command``); empty: an argv.
+    command_modes: ClassVar[tuple[str, ...]] = ()
+
+    def _unsupported(self, what: str) -> Unsupported:
+        return Unsupported(f"the {self.name} ruleset has no {what}")
+
+    def check_options(self, command: str, args: CommandArgs) -> None:
+        known = self.options.get(command, frozenset())
+        stray = sorted(args.given - known)
+        if stray:
+            flags = ", ".join("--" + s.replace("_", "-") for s in stray)
+            raise Unsupported(f"{flags}: not an option of {command} in the {self.name} "
+                              "ruleset (see server " + command + " --help)")
+
+    def match(self, args: CommandArgs) -> int:
+        raise self._unsupported("match")
+
+    def check_bot(self, args: CommandArgs) -> int:
+        raise self._unsupported("check-bot")
+
+    def owns(self, path: Path) -> bool:
+        """Whether a log (a folder or a file) was written by this ruleset."""
+        return False
+
+    def verify(self, path: Path) -> VerifyReport:
+        raise self._unsupported("verify")
+
+    def replay(self, args: CommandArgs) -> int:
+        raise self._unsupported("replay")
+
+    def report(self, args: CommandArgs) -> int:
+        raise self._unsupported("report")
+
+    def match_report(self, root: Path, out: Path) -> None:
+        """A match folder's HTML report at ``out`` (its pages beside it), quietly: a
+        tournament's report links each table's."""
+        raise self._unsupported("report")
+
+    # --- tournaments (``server.tournament``): the default ruleset's tables are the
+    # runner's own; every other ruleset plays a table through these.
+
+    def tournament_settings(self, given: Mapping[str, Any],
+                            stored: Mapping[str, str] | None) -> dict[str, str]:
+        """The ruleset's own settings of a tournament, as stored (kept on resume)."""
+        return {}
+
+    def entry_command(self, argv: Sequence[str], io: str | None, where: str,
+                      keep_running: bool | None = None) -> tuple[str, ...]:
+        """How a bots file's entry is stored; ``io`` and ``keep_running`` are its keys
+        of those names (None: absent)."""
+        if io is not None:
+            raise Unsupported(f"{where}: io = {io!r}: the {self.name} ruleset has one way "
+                              "to talk to bots")
+        if keep_running is not None:
+            raise Unsupported(f"{where}: keep_running: a setting of bots on Botzone's "
+                              f"protocol (rulesets botzone, noi2014), not of the {self.name} "
+                              "ruleset's")
+        return tuple(argv)
+
+    def split_command(self, command: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+        """A stored command as (prefix, argv): the argv that runs the program, and what
+        the ruleset keeps around it, so that ``join_command(*split_command(c)) == c``.
+        The tournament rewrites the argv to run a pinned copy of the program.
+
+        By default a command is an argv (prefix ""); with ``command_modes`` it is the
+        one word ``MODE:COMMAND LINE`` (prefix ``MODE:``, or "" for a bare line).
+        """
+        if not self.command_modes:
+            return "", tuple(command)
+        (text,) = command
+        head, sep, rest = text.partition(":")
+        if sep and head in self.command_modes:
+            return head + sep, tuple(shlex.split(rest))
+        return "", tuple(shlex.split(text))
+
+    def join_command(self, prefix: str, argv: Sequence[str]) -> tuple[str, ...]:
+        """The stored command of ``prefix`` and ``argv`` (the inverse of ``split_command``)."""
+        if not self.command_modes:
+            return tuple(argv)
+        return (prefix + shlex.join(argv),)
+
+    def fill_in_command(self, k: int) -> tuple[str, ...]:
+        raise self._unsupported("tournament")
+
+    def games_per_table(self, settings: Mapping[str, str]) -> int:
+        raise self._unsupported("tournament")
+
+    def table_cpus(self, settings: Mapping[str, str]) -> float:
+        """The CPUs a table keeps busy at once, its bots and the server (what it asks a
+        cluster's node for). One: a bot thinks while the others wait. Bots that answer
+        at once but start afresh every hand (Python) keep up to 1.7 cores busy with
+        their start-ups (bench/README.md, "Cluster"); their clocks have room to spare."""
+        return 1.0
+
+    async def play_table(self, table: TableRequest) -> list[TableRow]:
+        raise self._unsupported("tournament")
+
+
+@dataclass(frozen=True, slots=True)
+class GamePlan:
+    """One game of a turn-based match: who sits where, and the ruleset's own setup
+    (Botzone: the initdata)."""
+
+    number: int  # 1-based, in the match
+    group: int  # the wall (or deal) this game shares with others: standings group by it
+    order: tuple[int, ...]  # order[seat] = the player (index in the match) in that seat
+    setup: Mapping[str, Any]
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    player: int
+    place: int  # 1 = first; equal rows share a place
+    points: float  # what the ranking is by (Botzone: rank points 4/3/2/1 per wall)
+    score: float  # the sum of game scores (the tie-break)
+    games: int
+    wins: int
+    penalties: int  # games this player ended with an error or a bad verdict
+
+
+class TurnRules(Protocol):
+    """The pure side of a turn-based ruleset that the shell's match driver uses."""
+
+    def new_game(self, plan: GamePlan) -> TurnGame: ...
+
+    def standings(self, plans: Sequence[GamePlan], records: Sequence[Mapping[str, Any]],
+                  players: int) -> list[StandingRow]: ...
+
+    def game_line(self, record: Mapping[str, Any], names: Sequence[str]) -> str:
+        """One line that says how a game ended (the console and the report)."""
+        ...
+
+
+@dataclass(slots=True)
+class VerifyReport:
+    checked: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True, slots=True)
+class TableRequest:
+    """One tournament table for ``Ruleset.play_table``: its players in table order
+    (name, stored command), its seed, its folder and the tournament's settings."""
+
+    players: Sequence[tuple[str, tuple[str, ...]]]
+    seed: int
+    root: Path
+    settings: Mapping[str, str]
+    sandbox: Any  # server.bots.seats.Sandbox: how bot processes run
+    # Called after each game (progress), with the game's faults as (game number, player
+    # in table order, cause, the seat's stderr file or None) when there were some.
+    on_game: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One seat of one game of a table, as the tournament stores it."""
+
+    game: int  # 0-based in the table
+    group: int  # the wall: games of a group share it
+    deal: int  # the seat order's index within the group
+    seat: int
+    player: int  # index in the table
+    points: float  # an int where the ruleset's points are whole (NOI 2014's ties: 2.5)
+    faulted: bool  # the game ended on this player's error or verdict
+    won: bool
+    drawn: bool  # nobody won
+    result: str  # how the game ended, one word (HU, HUANG, WA, TLE...)

@@ -1,0 +1,209 @@
+"""A match of a turn-based ruleset: its games played one after another, logged.
+
+The ruleset gives the plan (which game, who sits where), the pure game and the
+standings (``server.seam.contract.TurnRules``); the caller gives how a player's bot is
+opened for a game (Botzone's runner, ``server.bots.botzone_bots``). Each game is
+played by ``server.turns.driver.play_turns``; its record is written as soon as it
+ends, so a match that is stopped keeps every finished game.
+
+A match folder holds ``match.json`` (the ruleset, its options, the players,
+the plan and, at the end, the standings), ``scoresheet.csv`` (one row per
+game: each player's score) and ``games/NNN/game.json`` with each seat's
+stderr beside it.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from server.seam.contract import GamePlan, StandingRow, TableRequest, TableRow, TurnRules
+from server.turns.driver import GameLog, TurnListener, TurnSeat, play_turns
+
+MATCH_FILE = "match.json"
+SCORESHEET = "scoresheet.csv"
+GAMES = "games"
+GAME_FILE = "game.json"
+
+
+class SeatOpener(Protocol):
+    """Opens one player's bot for one game (it is closed when the game ends)."""
+
+    def __call__(self, player: int, seat: int, plan: GamePlan,
+                 stderr: Path | None) -> AbstractAsyncContextManager[TurnSeat]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPlayer:
+    name: str
+    spec: str  # as given: the transport's own notation (Botzone: json:CMD ...)
+
+
+@dataclass(slots=True)
+class TurnMatch:
+    ruleset: str
+    players: Sequence[TurnPlayer]
+    plans: Sequence[GamePlan]
+    rules: TurnRules
+    opener: SeatOpener
+    root: Path | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)  # options to store (variant, seed...)
+    # What a game's record starts with, from its game and its plan (Botzone: the variant
+    # and the initdata as given to the judge).
+    header: Callable[[Any, GamePlan], dict[str, Any]] = lambda game, plan: {}
+
+
+@dataclass(slots=True)
+class TurnMatchResult:
+    records: list[dict[str, Any]] = field(default_factory=list)
+    standings: list[StandingRow] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+
+GameListener = Callable[[GamePlan, dict[str, Any]], None]
+
+
+def game_dir(root: Path, plan: GamePlan) -> Path:
+    return root / GAMES / f"{plan.number:03d}"
+
+
+def _write_json(path: Path, value: object) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(value, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def match_header(match: TurnMatch) -> dict[str, Any]:
+    return {"ruleset": match.ruleset, **match.meta,
+            "players": [{"name": p.name, "spec": p.spec} for p in match.players],
+            "plan": [{"number": p.number, "group": p.group, "order": list(p.order),
+                      "label": p.label, "setup": dict(p.setup)} for p in match.plans]}
+
+
+def standings_json(rows: Sequence[StandingRow], players: Sequence[TurnPlayer]) -> list[Any]:
+    return [{"place": r.place, "name": players[r.player].name, "player": r.player,
+             "points": r.points, "score": r.score, "games": r.games, "wins": r.wins,
+             "penalties": r.penalties} for r in rows]
+
+
+async def play_game(match: TurnMatch, plan: GamePlan, on_turn: TurnListener | None = None
+                    ) -> dict[str, Any]:
+    """One game of the match, its bots opened and closed around it; its record."""
+    game = match.rules.new_game(plan)
+    folder = game_dir(match.root, plan) if match.root is not None else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    names = [match.players[p].name for p in plan.order]
+    record: dict[str, Any] = {"ruleset": match.ruleset, **match.header(game, plan), "number":
+                              plan.number, "group": plan.group, "order": list(plan.order),
+                              "about": plan.label, "names": names}
+    log = GameLog()
+    try:
+        async with AsyncExitStack() as stack:
+            seats = [await stack.enter_async_context(match.opener(
+                player, seat, plan, folder / f"seat{seat}.stderr" if folder else None))
+                for seat, player in enumerate(plan.order)]
+            await play_turns(game, seats, on_turn, log)
+    finally:
+        record.update(scores=game.scores, players=log.players, judge=log.judge)
+        if folder is not None:  # a plain write: it holds no checkpoint to be cancelled at
+            _write_json(folder / GAME_FILE, record)
+    return record
+
+
+async def run_turn_match(match: TurnMatch, on_game: GameListener | None = None,
+                         on_turn: TurnListener | None = None) -> TurnMatchResult:
+    result = TurnMatchResult()
+    root = match.root
+    sheet = None
+    if root is not None:
+        root.mkdir(parents=True, exist_ok=True)
+        _write_json(root / MATCH_FILE, match_header(match))
+        sheet = (root / SCORESHEET).open("w", newline="", encoding="utf-8")
+        writer = csv.writer(sheet)
+        writer.writerow(["game", "group", "label", *(p.name for p in match.players)])
+        sheet.flush()
+    try:
+        for plan in match.plans:
+            record = await play_game(match, plan, on_turn)
+            result.records.append(record)
+            if sheet is not None:
+                scores = player_scores(plan, record)
+                csv.writer(sheet).writerow([plan.number, plan.group, plan.label, *scores])
+                sheet.flush()
+            if on_game is not None:
+                on_game(plan, record)
+    finally:
+        if sheet is not None:
+            sheet.close()
+    result.standings = match.rules.standings(match.plans[:len(result.records)], result.records,
+                                             len(match.players))
+    if root is not None:
+        _write_json(root / MATCH_FILE, {**match_header(match), "completed": True,
+                                        "standings": standings_json(result.standings,
+                                                                    match.players)})
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """What a tournament keeps of one game, by seat (a ruleset reads it from a record)."""
+
+    scores: Sequence[float]
+    faulted: frozenset[int]  # seats whose error or verdict ended it
+    won: frozenset[int]
+    drawn: bool  # nobody won
+    result: str  # one word: HU, HUANG, WA, TLE...
+    causes: Mapping[int, str] = field(default_factory=dict)  # faulted seat -> why
+
+
+async def play_table_games(match: TurnMatch, table: TableRequest,
+                           outcome: Callable[[Mapping[str, Any]], GameOutcome]
+                           ) -> list[TableRow]:
+    """A tournament table of a turn-based ruleset: ``match`` played, the table told of
+    each game as it ends, and one row per seat and game, ``outcome`` reading each."""
+
+    def on_game(plan: GamePlan, record: dict[str, Any]) -> None:
+        if table.on_game is None:
+            return
+        got = outcome(record)
+        folder = game_dir(table.root, plan)
+        faults = [(plan.number, plan.order[seat], got.causes.get(seat, got.result),
+                   folder / f"seat{seat}.stderr") for seat in sorted(got.faulted)]
+        if faults:  # the console's fault lines, as the default ruleset's table gives them
+            table.on_game(faults)
+        else:
+            table.on_game()
+
+    result = await run_turn_match(match, on_game)
+    rows: list[TableRow] = []
+    per_group: dict[int, int] = {}
+    for game, (plan, record) in enumerate(zip(match.plans, result.records, strict=True)):
+        deal = per_group.get(plan.group, 0)
+        per_group[plan.group] = deal + 1
+        got = outcome(record)
+        for seat, player in enumerate(plan.order):
+            rows.append(TableRow(game, plan.group, deal, seat, player, got.scores[seat],
+                                 seat in got.faulted, seat in got.won, got.drawn, got.result))
+    return rows
+
+
+def player_scores(plan: GamePlan, record: Mapping[str, Any]) -> list[float]:
+    """A game's scores by player (the record has them by seat); 0 for a game that did
+    not finish. A whole score is an int (Botzone's always are), any other a float
+    (NOI 2014's averaged ties: 2.5), so the scoresheet writes 12 and 2.5."""
+    scores = record.get("scores") or [0] * len(plan.order)
+    by_player: list[float] = [0] * len(plan.order)
+    for seat, player in enumerate(plan.order):
+        score = float(scores[seat])
+        by_player[player] = int(score) if score.is_integer() else score
+    return by_player
