@@ -43,8 +43,8 @@ import structlog
 import trio
 
 from rulesets.default.match import HandSummary, MatchConfig, MatchResult, Player, run_match
-from rulesets.default.table import TableOptions
 from server.bots.processes import parse_command
+from server.bots.seats import TableOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -34,8 +34,8 @@ import trio
 
 from rulesets.default.engine.rng import match_plan
 from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
-from rulesets.default.table import TableOptions
 from server.bots.remote import open_remote_seats
+from server.bots.seats import TableOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 DRAWBOT = str(ROOT / "tests/bots/drawbot.py")

@@ -38,9 +38,10 @@ import structlog
 import trio
 
 from rulesets.default.match import HandSummary, MatchConfig, MatchResult, Player, run_match
-from rulesets.default.table import TableOptions, fine_for
+from rulesets.default.table import fine_for
+from server.bots.remote import TableLauncher
+from server.bots.seats import TableOptions
 from server.output.console import configure_logging
-from server.tournament.runner import TableLauncher
 
 ROOT = Path(__file__).resolve().parents[1]
 DRAWBOT = (sys.executable, str(ROOT / "tests/bots/drawbot.py"))

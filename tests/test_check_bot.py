@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulesets.default.check_bot import CheckReport, check_bot, format_report
-from rulesets.default.table import TableOptions
+from server.bots.seats import TableOptions
 from tests.test_hostile import no_leftovers  # noqa: F401 (an autouse fixture)
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,8 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rulesets.default.table import TableOptions
-from server.bots.seats import Sandbox
+from server.bots.seats import Sandbox, TableOptions
 from server.tournament.cluster import missing, pack, relocate, unpack
 from server.tournament.report import Machines
 from server.tournament.schedule import TablePlan

@@ -33,10 +33,9 @@ import structlog
 
 from rulesets.default.engine.rng import match_plan
 from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
-from rulesets.default.table import TableOptions
 from server.bots.processes import ProcessPeer
 from server.bots.sandbox import TAG_VARIABLE, BotLimits
-from server.bots.seats import ProcessLauncher, Sandbox
+from server.bots.seats import ProcessLauncher, Sandbox, TableOptions
 from tests.system_tools import need
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -35,7 +35,8 @@ import structlog
 from rulesets.default.engine.rng import HandPlan, match_plan
 from rulesets.default.logs import MatchFiles
 from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
-from rulesets.default.table import TableOptions, fine_for
+from rulesets.default.table import fine_for
+from server.bots.seats import TableOptions
 from tests.signals import ctrl_c_works
 
 ROOT = Path(__file__).resolve().parents[1]

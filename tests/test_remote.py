@@ -31,7 +31,6 @@ from structlog.testing import capture_logs
 from rulesets.default.engine.rng import HandPlan, match_plan
 from rulesets.default.logs import MatchFiles
 from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
-from rulesets.default.table import TableOptions
 from server.bots.connect import bridge
 from server.bots.remote import (
     RemoteLimits,
@@ -41,6 +40,7 @@ from server.bots.remote import (
     parse_listen,
     parse_tokens,
 )
+from server.bots.seats import TableOptions
 from tests.test_match_e2e import (  # noqa: F401  (fixtures: no bot outlives a test, quiet logs)
     DRAWBOT,
     GREEDY,

@@ -24,7 +24,8 @@ from structlog.testing import capture_logs
 from protocol.messages import Out
 from rulesets.default.engine.hand import Hand, fault_fine
 from rulesets.default.engine.rng import deal
-from rulesets.default.table import MAX_UNSOLICITED, HandOutcome, TableOptions, fine_for, play_hand
+from rulesets.default.table import MAX_UNSOLICITED, HandOutcome, fine_for, play_hand
+from server.bots.seats import TableOptions
 
 SEED = 20240601
 DEFAULT_OPTIONS = TableOptions()

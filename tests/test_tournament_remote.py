@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from rulesets.default.table import TableOptions
 from server.bots.remote import RemoteOptions
+from server.bots.seats import TableOptions
 from server.tournament.command import remote_for
 from server.tournament.entries import EntriesError, load_entries
 from server.tournament.runner import Runner, TournamentConfig

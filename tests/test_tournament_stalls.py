@@ -21,10 +21,10 @@ import trio
 from rulesets.default.engine.rng import match_plan
 from rulesets.default.logs import MatchFiles
 from rulesets.default.match import MatchConfig, Player, play_match_hand
-from rulesets.default.table import TableOptions, fine_after_host, fine_for
+from rulesets.default.table import fine_after_host, fine_for
 from rulesets.default.verify import verify_path
 from server.bots.processes import Peer
-from server.bots.seats import ProcessLauncher, SeatRequest
+from server.bots.seats import ProcessLauncher, SeatRequest, TableOptions
 
 DRAWBOT = "tests/bots/drawbot.py"
 SLOW = "tests/bots/slow.py"

@@ -15,8 +15,7 @@ from protocol.messages import FromAI, ToAI
 from rulesets.default.engine.hand import Hand, fault_fine
 from rulesets.default.engine.rng import deal
 from rulesets.default.engine.simulate import InProcessBot, play_hand, resolve_bot
-from rulesets.default.table import TableOptions
-from server.bots.seats import Sandbox
+from server.bots.seats import Sandbox, TableOptions
 from server.tournament.command import rules_from, standings_table
 from server.tournament.entries import EntriesError, fill_in, load_entries, scan_folder
 from server.tournament.runner import rules_meta

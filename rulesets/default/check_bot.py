@@ -21,9 +21,9 @@ import trio
 from protocol.bot_errors import MARKER
 from rulesets.default.engine.rng import match_plan
 from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
-from rulesets.default.table import TableOptions, TranscriptLine
+from rulesets.default.table import TranscriptLine
 from server.bots.processes import KILL_GRACE, Peer, ProcessPeer
-from server.bots.seats import ProcessLauncher, Sandbox, SeatRequest
+from server.bots.seats import ProcessLauncher, Sandbox, SeatRequest, TableOptions
 from server.output.say import last_lines
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_ai"

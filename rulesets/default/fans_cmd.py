@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
+
+from rich.console import Console
+from rich.table import Table
 
 from protocol.tiles import TileError, parse_tile, parse_tiles
 from scoring.fans import FANS, FanResult, HandError, WinningHand, score
 from scoring.melds import Meld, MeldKind, parse_meld
+from server.seam.contract import CommandArgs
+from server.seam.errors import InputError, reason
 
 _BATCH_KINDS = {"chi": MeldKind.CHOW, "peng": MeldKind.PUNG, "gang": MeldKind.KONG,
                 "agang": MeldKind.CONCEALED_KONG}
@@ -72,3 +78,34 @@ def describe(result: FanResult) -> list[tuple[str, str, str, str]]:
     counts = dict(result.counts)
     return [(name, FANS[name].english, str(counts[name]), str(points))
             for name, points in result.fans]
+
+
+def fans_command(args: CommandArgs) -> int:
+    """``server fans``: one hand's fans as a table (``hand``, ``melds``, ``win``,
+    ``self_drawn``), or, with ``batch``, a JSON line for each JSON line on stdin."""
+    hand: str = args["hand"]
+    win: str = args["win"]
+    self_drawn: bool = args["self_drawn"]
+    if args["batch"]:
+        for out in score_batch(sys.stdin):
+            sys.stdout.write(out + "\n")
+            sys.stdout.flush()
+        return 0
+    console = Console(emoji=False)
+    try:
+        wh = WinningHand(tuple(parse_tiles(hand)), tuple(parse_melds_text(args["melds"])),
+                         parse_tile(win), self_drawn)
+        result = score(wh)
+    except (TileError, HandError) as exc:
+        raise InputError(reason(exc)) from None
+    table = Table(title=f"{hand} + {win}{' (self-drawn)' if self_drawn else ''}")
+    table.add_column("fan")
+    table.add_column("English")
+    table.add_column("count", justify="right")
+    table.add_column("value (fan)", justify="right")
+    for row in describe(result):
+        table.add_row(*row)
+    table.add_section()
+    table.add_row("total", "", "", str(result.total))
+    console.print(table)
+    return 0

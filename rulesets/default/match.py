@@ -22,10 +22,10 @@ from protocol.bot_errors import Reports
 from rulesets.default.engine.hand import SEATS, Hand
 from rulesets.default.engine.rng import GROUPS, HandPlan, deal, match_plan
 from rulesets.default.logs import MatchFiles, ScoreRow, write_hand
-from rulesets.default.table import HandOutcome, TableOptions, play_hand
+from rulesets.default.table import HandOutcome, play_hand
 from scoring.settlement import WinKind, apply_fines
 from server.bots.processes import Peer, ProcessPeer
-from server.bots.seats import Launcher, ProcessLauncher, SeatRequest
+from server.bots.seats import Launcher, ProcessLauncher, SeatRequest, TableOptions
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,9 +15,8 @@ from rich.text import Text
 from rulesets.default.account import account_line
 from rulesets.default.console import MatchProgress, ranking_table, say_faults, say_repeats
 from rulesets.default.match import MatchConfig, MatchResult, players_from_args, run_match
-from rulesets.default.table import TableOptions
 from server.bots.remote import RemoteOptions, RemoteSetupError, open_remote_seats
-from server.bots.seats import ProcessLauncher, Sandbox
+from server.bots.seats import ProcessLauncher, Sandbox, TableOptions
 from server.output.console import configure_logging
 from server.output.say import Repeats, err_console, error_line, out_console
 from server.output.stopping import (

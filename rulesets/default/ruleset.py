@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from server.seam.contract import CommandArgs, Ruleset, VerifyReport
+from server.seam.contract import CommandArgs, Ruleset, TableRequest, TableRow, VerifyReport
 from server.seam.errors import InputError
 
 if TYPE_CHECKING:
@@ -83,10 +83,10 @@ class DefaultRuleset(Ruleset):
 
         from rulesets.default.check_bot import check_bot as run_check
         from rulesets.default.check_bot import format_report
-        from rulesets.default.table import TableOptions
         from server.bots.leftovers import stop_earlier_bots_and_say
         from server.bots.processes import BotCommandError, parse_command
         from server.bots.sandbox import SandboxError
+        from server.bots.seats import TableOptions
         from server.output.console import configure_logging
 
         cmd: str = args["cmd"]
@@ -174,6 +174,21 @@ class DefaultRuleset(Ruleset):
         from rulesets.default.pages import write_match_report
 
         write_match_report(root, out)
+
+    def fans(self, args: CommandArgs) -> int:
+        from rulesets.default.fans_cmd import fans_command
+
+        return fans_command(args)
+
+    def simulate(self, args: CommandArgs) -> int:
+        from rulesets.default.simulate_cmd import simulate_command
+
+        return simulate_command(args)
+
+    async def play_table(self, table: TableRequest) -> list[TableRow]:
+        from rulesets.default.tournament import play_table
+
+        return await play_table(table)
 
 
 def sandbox_from(args: CommandArgs, work_dir: Path | None = None) -> Sandbox:

@@ -62,6 +62,7 @@ from rulesets.default.engine.hand import (
 )
 from scoring.settlement import WinKind, fine_for
 from server.bots.processes import Peer
+from server.bots.seats import TableOptions
 
 MAX_UNSOLICITED = 1000  # stray lines a seat may send in one hand before it is faulted
 MAX_TRANSCRIPT = 20_000  # lines kept per seat per hand
@@ -73,14 +74,6 @@ class Eof(Enum):
 
 
 EOF = Eof.EOF
-
-
-@dataclass(frozen=True, slots=True)
-class TableOptions:
-    hard_limit: float = 5.0  # seconds before an unanswered prompt is a fault
-    join_limit: float = 5.0  # seconds for every bot to say join (not fined)
-    announce: bool = False  # send "mhu" before closing
-    host_stalls: bool = False  # take the host's delays off a late answer (module docstring)
 
 
 STALL_TICK = 0.005  # seconds between the loop monitor's wake-ups

@@ -443,3 +443,25 @@ def remote_options(ais: Sequence[str], listen: str | None,
     host, port = parse_listen(listen)
     tokens, generated = parse_tokens(token_pairs, names)
     return RemoteOptions(host, port, tokens, generated)
+
+
+class TableLauncher:
+    """Each table's launcher: its own bot processes, and the tournament's remote seats.
+
+    Processes are the table's own (their working folders are named by hand and
+    seat, so two tables must not share a ``ProcessLauncher``); remote seats come
+    from the one listener of the tournament, and neither start nor sweep
+    processes. Tables start and stop bots at the same time freely: a stopping
+    bot's sweep spares the bots other tables are starting (``server.bots.processes``).
+    """
+
+    def __init__(self, inner: Launcher | None = None,
+                 remote: RemoteSeats | None = None) -> None:
+        self.inner = inner or ProcessLauncher()
+        self.remote = remote
+
+    async def open(self, request: SeatRequest, nursery: trio.Nursery) -> Peer:
+        peer = self.remote.peer(request) if self.remote is not None else None
+        if peer is not None:
+            return peer
+        return await self.inner.open(request, nursery)

@@ -42,6 +42,17 @@ from server.output.paths import output_folder
 
 
 @dataclass(frozen=True, slots=True)
+class TableOptions:
+    """A line-protocol table's clock, as the command line sets it (match, check-bot,
+    tournament): the default ruleset's table keeps it; TCP seats join by it."""
+
+    hard_limit: float = 5.0  # seconds before an unanswered prompt is a fault
+    join_limit: float = 5.0  # seconds for every bot to say join (not fined)
+    announce: bool = False  # send "mhu" before closing
+    host_stalls: bool = False  # take the host's delays off a late answer (the table's docstring)
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRequest:
     player: int  # index in argument order
     name: str  # the AI argument as given

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Collection
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -23,9 +23,6 @@ from server.output.say import err_console, error_line, out_console
 from server.seam.contract import CommandArgs, Ruleset
 from server.seam.errors import EXIT_BAD_INPUT, InputError
 from server.seam.registry import DEFAULT, LISTINGS, limit_default_help, listing, load
-
-if TYPE_CHECKING:
-    from rulesets.default.engine.simulate import Summary
 
 # Help for the options a match and a tournament share: the rules bots play by.
 HELP = {
@@ -170,36 +167,13 @@ def fans(
     table's Chinese names (--hand shows the English ones too). A line that
     cannot be scored gets {"error": "why"}.
     """  # noqa: E501
-    from protocol.tiles import TileError, parse_tile, parse_tiles
-    from rulesets.default.fans_cmd import describe, parse_melds_text, score_batch
-    from scoring.fans import HandError, WinningHand, score
-
     if batch:
         if hand or win or melds or self_drawn:
             raise typer.BadParameter("--batch reads hands from stdin; give no other option")
-        for out in score_batch(sys.stdin):
-            sys.stdout.write(out + "\n")
-            sys.stdout.flush()
-        return
-    if hand is None or win is None:
+    elif hand is None or win is None:
         raise typer.BadParameter("give --hand and --win (or --batch)")
-    console = Console(emoji=False)
-    try:
-        wh = WinningHand(tuple(parse_tiles(hand)), tuple(parse_melds_text(melds)),
-                         parse_tile(win), self_drawn)
-        result = score(wh)
-    except (TileError, HandError) as exc:
-        refuse(exc)
-    table = Table(title=f"{hand} + {win}{' (self-drawn)' if self_drawn else ''}")
-    table.add_column("fan")
-    table.add_column("English")
-    table.add_column("count", justify="right")
-    table.add_column("value (fan)", justify="right")
-    for row in describe(result):
-        table.add_row(*row)
-    table.add_section()
-    table.add_row("total", "", "", str(result.total))
-    console.print(table)
+    load(DEFAULT).fans(CommandArgs({"hand": hand, "melds": melds, "win": win,
+                                    "self_drawn": self_drawn, "batch": batch}))
 
 
 @app.command()
@@ -224,82 +198,11 @@ def simulate(
 
     Ctrl-C stops early and still prints the summary of the hands played (exit 130).
     """
-    import json
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    from rulesets.default.engine.simulate import BotSpecError, Played, check_specs
-    from rulesets.default.engine.simulate import simulate as run
-
-    specs = [s.strip() for s in bots.split(",")]
-    if cluster is not None and jobs != 1:
-        refuse("--jobs is for processes on this machine; on a cluster (--cluster) Ray plays "
-               "as many chunks at once as its nodes have CPUs for")
-    if cluster is not None:
-        from server.cluster.ray_cluster import import_ray
-
-        import_ray()  # ClusterError (an InputError: one line) when Ray is not installed
-    try:
-        check_specs(specs)  # before any work starts, wherever the hands are played
-    except BotSpecError as exc:
-        refuse(exc)
-    console = err_console()
-    progress = Progress("simulate", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        console=console, transient=True, disable=not console.is_terminal)
-    task = progress.add_task("hands", total=hands)
-
-    def on_hand(_: int, __: Played) -> None:
-        progress.advance(task)
-
-    def on_chunk(played: int) -> None:
-        progress.advance(task, played)
-
-    try:
-        with progress:
-            if cluster is not None:
-                from rulesets.default.simulate_spread import on_cluster
-
-                summary = on_cluster(specs, hands, seed, cluster, on_chunk)
-            elif jobs > 1:
-                from rulesets.default.simulate_spread import on_processes
-
-                summary = on_processes(specs, hands, seed, jobs, on_chunk)
-            else:
-                summary = run(specs, hands, seed, on_hand=on_hand)
-    except BotSpecError as exc:
-        refuse(exc)
-    for i, p in enumerate(summary.players):
-        if p.crashes:
-            console.print(f"P{i} ({p.bot}) raised an exception in {p.crashes} hand(s) and "
-                          "was played by the server from there; the first time:\n"
-                          + p.first_error.rstrip(), markup=False, highlight=False)
-    if json_out:
-        print(json.dumps(summary.as_json()))
-    else:
-        print_simulation(summary, seed)
-    if summary.interrupted:
-        console.print(f"interrupted after {summary.hands} of {hands} hands", markup=False)
-        raise typer.Exit(130)
-
-
-def print_simulation(summary: Summary, seed: int) -> None:
-    """The summary of ``server simulate`` as a table and a line of results."""
-    played = summary.hands
-    rate = played / summary.seconds if summary.seconds else 0.0
-    table = Table(title=f"{played} hands, seed {seed}: {rate:.0f} hands/s")
-    crashes = any(p.crashes for p in summary.players)
-    columns = ["player", "bot", "points", "points/hand", "wins", "illegal"]
-    for col in [*columns, "crashed"] if crashes else columns:
-        table.add_column(col, justify="left" if col in ("player", "bot") else "right")
-    for i, p in enumerate(summary.players):
-        row: list[str | Text] = [f"P{i}", Text(p.bot), str(p.points),
-               f"{p.points / played:+.2f}" if played else "-", str(p.wins), str(p.illegal)]
-        table.add_row(*row, *([str(p.crashes)] if crashes else []))
-    out = out_console()
-    out.print(table)
-    wins = summary.wins
-    out.print(f"draws {summary.draws}; wins: {wins['self_drawn']} self-drawn, "
-              f"{wins['discard']} on a discard, {wins['robbed_kong']} robbing a kong")
+    status = load(DEFAULT).simulate(CommandArgs({"bots": bots, "hands": hands, "seed": seed,
+                                                 "json_out": json_out, "jobs": jobs,
+                                                 "cluster": cluster}))
+    if status:
+        raise typer.Exit(status)
 
 
 @app.command()
@@ -449,9 +352,7 @@ def thupc(
         metavar="WALL_FILE", show_default=False)] = None,
 ) -> None:
     """THUPC 2021 Mahjong simulator: print the exact game log for a wall."""
-    from rulesets.thupc2021.command import thupc_command
-
-    raise typer.Exit(thupc_command(wall_file))
+    raise typer.Exit(load("thupc2021").simulate(CommandArgs({"wall_file": wall_file})))
 
 
 @app.command()

@@ -24,7 +24,7 @@ Pure: no trio, no rich.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple, Protocol
@@ -128,6 +128,15 @@ class Ruleset:
     def check_bot(self, args: CommandArgs) -> int:
         raise self._unsupported("check-bot")
 
+    def fans(self, args: CommandArgs) -> int:
+        """``server fans``: score hands by the ruleset's fan table."""
+        raise self._unsupported("fans")
+
+    def simulate(self, args: CommandArgs) -> int:
+        """The ruleset's simulator: ``server simulate`` (the default ruleset's hands with
+        Python bot objects) or ``server thupc`` (THUPC 2021's game log of a wall)."""
+        raise self._unsupported("simulator")
+
     def owns(self, path: Path) -> bool:
         """Whether a log (a folder or a file) was written by this ruleset."""
         return False
@@ -146,8 +155,7 @@ class Ruleset:
         tournament's report links each table's."""
         raise self._unsupported("report")
 
-    # --- tournaments (``server.tournament``): the default ruleset's tables are the
-    # runner's own; every other ruleset plays a table through these.
+    # --- tournaments (``server.tournament``): every ruleset plays a table through these.
 
     def tournament_settings(self, given: Mapping[str, Any],
                             stored: Mapping[str, str] | None) -> dict[str, str]:
@@ -263,9 +271,31 @@ class TableRequest:
     root: Path
     settings: Mapping[str, str]
     sandbox: Any  # server.bots.seats.Sandbox: how bot processes run
-    # Called after each game (progress), with the game's faults as (game number, player
-    # in table order, cause, the seat's stderr file or None) when there were some.
-    on_game: Any = None
+    # Called after each game or hand (progress) with the host stalls it had (the line
+    # protocol's table measures them; 0 elsewhere) and its faults, as the console says them.
+    on_game: Callable[[int, Sequence[FaultNote]], None] | None = None
+    # What only a line-protocol table (the default ruleset's) reads: its clock
+    # (server.bots.seats.TableOptions), the tournament's TCP seats
+    # (server.bots.remote.RemoteSeats), and how many groups and hands to play.
+    options: Any = None
+    remote: Any = None
+    groups: int = 6
+    hands: int | None = None
+    label: str = ""  # the table, as its log events name it
+
+
+@dataclass(frozen=True, slots=True)
+class FaultNote:
+    """A fault at a tournament table, as the tournament's console says it."""
+
+    hand: int  # 1-based, in the table
+    player: int  # in the table
+    cause: str
+    stderr_tail: bytes | None = None
+    stderr_file: str | None = None  # relative to the table's folder
+    stdout_tail: bytes | None = None  # what it wrote on stdout that the protocol refused
+    charged: bool = True  # False: a bug the bot's framework answered for (no fault)
+    unit: str = "hand"  # what the table plays: "hand", or "game" for a turn-based ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,4 +311,6 @@ class TableRow:
     faulted: bool  # the game ended on this player's error or verdict
     won: bool
     drawn: bool  # nobody won
-    result: str  # how the game ended, one word (HU, HUANG, WA, TLE...)
+    result: str  # how the game ended, one word (HU, HUANG, WA, TLE...; the default: kind)
+    fines: int = 0  # the default ruleset's lateness fines (in ``points`` already)
+    stalls: int = 0  # the host's stalls the seat's clock was spared (the default ruleset)

@@ -44,13 +44,14 @@ import trio
 from server.bots.leftovers import scratch_prefix, sweep_scratch
 from server.cluster.ray_cluster import Cluster, ClusterError, NodeLost, here, import_ray
 from server.output.console import configure_logging
+from server.seam.contract import FaultNote
 from server.seam.errors import InputError
 from server.seam.registry import load
 from server.tournament.programs import PROGRAMS
 from server.tournament.runner import Runner, table_name
 from server.tournament.schedule import TablePlan
 from server.tournament.store import Store
-from server.tournament.tables import FaultNote, TableJob, TableOutcome, play_table
+from server.tournament.tables import TableJob, TableOutcome, play_table
 
 MAX_ATTEMPTS = 4  # a table lost with its node this often stops the tournament
 # A lost table's node when neither Ray's error nor the table named it: a worker that died

@@ -13,10 +13,9 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from rulesets.default.table import TableOptions
 from server.bots.remote import RemoteOptions, RemoteSetupError, remote_options
 from server.bots.sandbox import BotLimits, SandboxError
-from server.bots.seats import Sandbox
+from server.bots.seats import Sandbox, TableOptions
 from server.cluster.ray_cluster import Cluster, ClusterError, connected
 from server.output.console import configure_logging
 from server.output.paths import output_folder
@@ -30,6 +29,7 @@ from server.output.say import (
     warning_line,
 )
 from server.output.stopping import say_terminated, stopped_status, until_terminated
+from server.seam.contract import FaultNote
 from server.seam.errors import InputError
 from server.seam.registry import DEFAULT, limit_defaults, listing, load
 from server.tournament.cluster import on_cluster
@@ -39,7 +39,6 @@ from server.tournament.runner import Runner, TournamentConfig, rules_meta, table
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standing, Standings, standings
 from server.tournament.store import Entry, Store, StoreError
-from server.tournament.tables import FaultNote
 
 DB_NAME = "tournament.sqlite"
 

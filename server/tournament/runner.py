@@ -43,9 +43,9 @@ from typing import Protocol
 import structlog
 import trio
 
-from rulesets.default.table import TableOptions
 from server.bots.remote import RemoteOptions, RemoteSeats, open_remote_seats
-from server.bots.seats import Sandbox
+from server.bots.seats import Sandbox, TableOptions
+from server.seam.contract import FaultNote
 from server.seam.errors import InputError, reason
 from server.seam.registry import DEFAULT, load
 from server.tournament.entries import EntriesError, fill_in, load_entries
@@ -59,7 +59,7 @@ from server.tournament.schedule import (
 )
 from server.tournament.standings import points_by_entry, wins_by_entry
 from server.tournament.store import Entry, ProgramRow, Store
-from server.tournament.tables import FaultNote, TableJob, TableOutcome, play_table
+from server.tournament.tables import TableJob, TableOutcome, play_table
 
 # Tables in parallel per CPU core by default: see bench/README.md, "Tournaments".
 JOBS_PER_CORE = 1
@@ -92,7 +92,7 @@ class TournamentConfig:
     options: TableOptions = field(default_factory=lambda: TableOptions(host_stalls=True))
     remote: RemoteOptions | None = None  # where remote entries connect, and their tokens
     sandbox: Sandbox = field(default_factory=Sandbox)  # how bot processes run
-    ruleset: str = DEFAULT  # the default's tables are this runner's own; others' play_table
+    ruleset: str = DEFAULT  # a name in server.seam.registry: it plays the tables
     settings: Mapping[str, str] = field(default_factory=dict)  # the ruleset's own, stored
     bots: Path | None = None  # BOTS (absolute), read again when each table starts (hand-ins)
 

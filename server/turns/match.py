@@ -23,7 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from server.seam.contract import GamePlan, StandingRow, TableRequest, TableRow, TurnRules
+from server.bots.processes import STDERR_TAIL
+from server.seam.contract import (
+    FaultNote,
+    GamePlan,
+    StandingRow,
+    TableRequest,
+    TableRow,
+    TurnRules,
+)
 from server.turns.driver import GameLog, TurnListener, TurnSeat, play_turns
 
 MATCH_FILE = "match.json"
@@ -177,12 +185,12 @@ async def play_table_games(match: TurnMatch, table: TableRequest,
             return
         got = outcome(record)
         folder = game_dir(table.root, plan)
-        faults = [(plan.number, plan.order[seat], got.causes.get(seat, got.result),
-                   folder / f"seat{seat}.stderr") for seat in sorted(got.faulted)]
-        if faults:  # the console's fault lines, as the default ruleset's table gives them
-            table.on_game(faults)
-        else:
-            table.on_game()
+        # the console's fault lines, as the default ruleset's table gives them
+        table.on_game(0, [FaultNote(plan.number, plan.order[seat],
+                                    got.causes.get(seat, got.result),
+                                    *_stderr_of(folder / f"seat{seat}.stderr", table.root),
+                                    unit="game")
+                          for seat in sorted(got.faulted)])
 
     result = await run_turn_match(match, on_game)
     rows: list[TableRow] = []
@@ -195,6 +203,18 @@ async def play_table_games(match: TurnMatch, table: TableRequest,
             rows.append(TableRow(game, plan.group, deal, seat, player, got.scores[seat],
                                  seat in got.faulted, seat in got.won, got.drawn, got.result))
     return rows
+
+
+def _stderr_of(file: Path, root: Path) -> tuple[bytes | None, str | None]:
+    """A seat's stderr file of a game, for its fault line: its end, and its path in the
+    table's folder (nothing when the seat's bot wrote none)."""
+    try:
+        with file.open("rb") as f:
+            f.seek(max(0, f.seek(0, 2) - STDERR_TAIL))
+            tail = f.read()
+    except OSError:
+        return b"", None
+    return tail, str(file.relative_to(root)) if file.is_relative_to(root) else str(file)
 
 
 def player_scores(plan: GamePlan, record: Mapping[str, Any]) -> list[float]:

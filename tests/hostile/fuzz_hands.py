@@ -24,7 +24,8 @@ import trio.testing
 from protocol.messages import Out, Pass, format_line
 from rulesets.default.engine.hand import SEATS, Hand
 from rulesets.default.engine.rng import deal
-from rulesets.default.table import TableOptions, play_hand
+from rulesets.default.table import play_hand
+from server.bots.seats import TableOptions
 from tests.hostile._fuzz import answers, random_line
 
 OPTIONS = TableOptions(hard_limit=1.5, join_limit=2.0)
