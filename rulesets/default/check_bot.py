@@ -26,7 +26,7 @@ from server.bots.processes import KILL_GRACE, Peer, ProcessPeer
 from server.bots.seats import ProcessLauncher, Sandbox, SeatRequest, TableOptions
 from server.output.say import last_lines
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_ai"
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_ai"
 OPPONENTS = ("greedy.py", "greedy.py", "random_bot.py")
 CHECKS = ("joins", "answers in time", "legal moves", "exits when killed")
 OWN_TURN = ("pick",)
