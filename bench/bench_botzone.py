@@ -236,7 +236,7 @@ class BotRun:
 def play_bots(label: str, specs: Sequence[str], variant: str, plans: Sequence[GamePlan]
               ) -> BotRun:
     from rulesets.botzone.play import Bots
-    from rulesets.botzone.ruleset import BotzoneRules, game_header
+    from rulesets.botzone.rules import BotzoneRules, game_header
     from server.bots.botzone_io import BotzoneLimits
     from server.turns.match import TurnMatch, TurnPlayer, run_turn_match
 

@@ -18,8 +18,8 @@ from rich.console import Console
 
 from rulesets.botzone.fan_names import ENGLISH, FAN_NAMES
 from rulesets.botzone.page import write_game_page
+from rulesets.botzone.records import find_record as read_record
 from rulesets.botzone.replay import answer_text, show_game
-from rulesets.botzone.ruleset import find_record as read_record
 from rulesets.botzone.view import GameView, TableState, game_view, remaining_walls
 from tests.datadir import BOTZONE as DATA
 from tests.datadir import botzone_games

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from protocol.bot_errors import MARKER, Reports, report_line
-from rulesets.noi2014.ruleset import fault_causes
+from rulesets.noi2014.records import fault_causes
 from server.bots.botzone_io import BAD_OUTPUT, parse_output
 
 ROOT = Path(__file__).resolve().parents[1]

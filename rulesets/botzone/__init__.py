@@ -3,8 +3,10 @@
 The pure core of the ``botzone`` ruleset (SPEC-botzone): tiles and walls
 (``tiles``), the judge's fan calculator (``fans``), the judge itself
 (``judge``), the match formats (``formats``) and a game step by step
-(``view``). The ruleset's commands are in ``ruleset`` (found by the
-registry); ``play``, ``replay``, ``page``, ``report`` and ``verify`` are its
-side of the shell. Nothing is imported here, so listing the ruleset costs
-nothing.
+(``view``). Its side of the shell, from the bottom up: ``records`` (finding,
+reading and describing a game record or match folder), ``rules`` (the turn
+driver's hooks, ``--initdata``), then ``play``, ``replay``, ``page``,
+``report`` and ``verify``; at the top ``ruleset`` (``RULESET``, found by the
+registry), which no module of the package imports. Nothing is imported here,
+so listing the ruleset costs nothing.
 """

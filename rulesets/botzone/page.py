@@ -1,7 +1,7 @@
 """A Botzone game as one self-contained HTML page to step through.
 
 The default ruleset's hand page, for a Botzone record: the shared look and
-skeleton of ``rulesets.default.pages``, the table at every judge turn (hands, melds
+skeleton of ``server.output.pages``, the table at every judge turn (hands, melds
 with who fed them, flowers, discards with the claimed ones marked, walls),
 what each seat was asked and answered, and at the last step the result with
 each fan named in Chinese and in English. Buttons, a slider, the arrow, Home

@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from rulesets.botzone import formats
 from rulesets.botzone.fans import calculator
-from rulesets.botzone.ruleset import (
-    VARIANTS,
-    BotzoneRules,
-    fault_causes,
-    game_header,
-    parse_initdata,
-)
+from rulesets.botzone.records import NAME, fault_causes
+from rulesets.botzone.rules import VARIANTS, BotzoneRules, game_header, parse_initdata
 from server.bots.botzone_bots import Bots
 from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
 from server.seam.errors import InputError
@@ -84,8 +80,8 @@ def run_match(args: CommandArgs) -> int:
     bots = Bots.from_args(specs, args, args["work_dir"])
     root = None
     if args["debug"]:
-        root = match_folder(output_folder(args["log_dir"], "--log-dir"), "botzone", seed)
-    match = TurnMatch("botzone", [TurnPlayer(spec, spec) for spec in specs], plans,
+        root = match_folder(output_folder(args["log_dir"], "--log-dir"), NAME, seed)
+    match = TurnMatch(NAME, [TurnPlayer(spec, spec) for spec in specs], plans,
                       BotzoneRules(variant), bots.opener, root,
                       meta={"variant": variant, "format": fmt, "seed": seed,
                             "time_limit": bots.limits.base_seconds},
@@ -96,9 +92,9 @@ def run_match(args: CommandArgs) -> int:
     return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed)
 
 
-def check_bot(args: CommandArgs) -> int:
-    """Play a few games of one bot against the sample bots; report every verdict that
-    was not OK and every wrong answer, with the request that caused it."""
+def check_bot(args: CommandArgs, samples: Path) -> int:
+    """Play a few games of one bot against the sample bots (in ``samples``); report every
+    verdict that was not OK and every wrong answer, with the request that caused it."""
     import trio
     from rich.console import Console
 
@@ -111,11 +107,9 @@ def check_bot(args: CommandArgs) -> int:
     variant = variant_of(args)
     games = int(args.get("games", 2))
     seed = int(args["seed"])
-    from rulesets.botzone.ruleset import RULESET
-
     # The sample opponents keep running (as NOI 2014's do): restarted every turn, they
     # made a game of check-bot take about 15 s.
-    opponents = [f"json+keep-running:python3 {RULESET.samples / name} --keep-running"
+    opponents = [f"json+keep-running:python3 {samples / name} --keep-running"
                  for name in CHECK_OPPONENTS]
     specs = [cmd, *opponents]
     bots = Bots.from_args(specs, args)
@@ -124,7 +118,7 @@ def check_bot(args: CommandArgs) -> int:
         order = tuple((k - n) % 4 for k in range(4))  # the bot moves one seat each game
         plans.append(GamePlan(n + 1, n + 1, order, {"srand": formats.derived_srand(seed, n)},
                               f"game {n + 1}"))
-    match = TurnMatch("botzone", [TurnPlayer(s, s) for s in specs], plans,
+    match = TurnMatch(NAME, [TurnPlayer(s, s) for s in specs], plans,
                       BotzoneRules(variant), bots.opener, None, header=game_header)
     calculator()
     configure_logging(False)
@@ -153,19 +147,17 @@ def check_bot(args: CommandArgs) -> int:
     return 0 if problems == 0 else 1
 
 
-
-
-async def play_table(table: TableRequest) -> list[TableRow]:
+async def play_table(table: TableRequest, defaults: Mapping[str, str]) -> list[TableRow]:
     """A tournament table: a duplicate match of its four players (the tournament's
-    walls and seat orders, walls from the table's seed); one row per seat and game."""
-    from rulesets.botzone.ruleset import RULESET
+    walls and seat orders, walls from the table's seed, ``defaults`` for the settings
+    it does not give); one row per seat and game."""
     from server.turns.match import TurnMatch, TurnPlayer, play_table_games
 
-    settings = {**RULESET.tournament_defaults, **table.settings}
+    settings = {**defaults, **table.settings}
     plans = formats.duplicate(table.seed, int(settings["walls"]), int(settings["orders"]))
     bots = Bots.for_table(table, float(settings["time_limit"]))
     specs = [spec.text for spec in bots.specs]
-    match = TurnMatch("botzone", [TurnPlayer(name, spec) for (name, _), spec in
+    match = TurnMatch(NAME, [TurnPlayer(name, spec) for (name, _), spec in
                                   zip(table.players, specs, strict=True)], plans,
                       BotzoneRules(settings["variant"]), bots.opener, table.root,
                       meta={"variant": settings["variant"], "format": "duplicate",

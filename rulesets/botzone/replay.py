@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rulesets.botzone.ruleset import read_record
+from rulesets.botzone.records import read_record
 from rulesets.botzone.view import (
     WINDS,
     Answer,

@@ -10,13 +10,13 @@ from typing import Any
 
 def _kind() -> Any:
     from rulesets.botzone.page import write_game_page
-    from rulesets.botzone.ruleset import game_line, read_record
+    from rulesets.botzone.records import NAME, game_line, read_record
     from server.turns.report import ReportKind
 
     def subtitle(meta: Mapping[str, Any]) -> str:
         return f"{meta.get('variant', '')} variant, "
 
-    return ReportKind("Botzone match", "botzone", read_record,
+    return ReportKind("Botzone match", NAME, read_record,
                       lambda record, path: write_game_page(record, path), game_line,
                       "rank points", subtitle)
 

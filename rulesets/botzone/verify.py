@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.botzone import formats
+from rulesets.botzone.records import is_match_folder, read_record
 from server.seam.contract import VerifyReport
 from server.seam.errors import InputError
 
@@ -70,15 +71,8 @@ def verify_record(record: Mapping[str, Any], label: str, report: VerifyReport) -
                                    f"re-judged {scores}")
 
 
-def _load(path: Path) -> dict[str, Any]:
-    from rulesets.botzone.ruleset import read_record
-
-    return read_record(path)
-
-
 def verify_path(path: Path) -> VerifyReport:
-    from rulesets.botzone.ruleset import is_match_folder
     from server.turns.verify import verify_path as verify_turn_path
 
-    return verify_turn_path(path, "Botzone", is_match_folder, _load, verify_record,
+    return verify_turn_path(path, "Botzone", is_match_folder, read_record, verify_record,
                             formats.standings)

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from rulesets.noi2014 import formats
 from rulesets.noi2014.engine import PLAYERS
-from rulesets.noi2014.ruleset import NAME, NoiRules, fault_causes, game_line
+from rulesets.noi2014.records import NAME, fault_causes, game_line
+from rulesets.noi2014.rules import NoiRules
 from server.bots.botzone_bots import Bots
 from server.bots.botzone_io import NOI2014
 from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
@@ -67,9 +69,10 @@ def run_match(args: CommandArgs) -> int:
     return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed)
 
 
-def check_bot(args: CommandArgs) -> int:
-    """Play a few games of one bot against the sample bots (it moves one seat each game);
-    report every answer that was a fault or whose verdict was not OK, with its request."""
+def check_bot(args: CommandArgs, samples: Path) -> int:
+    """Play a few games of one bot against the sample bots in ``samples`` (it moves one seat
+    each game); report every answer that was a fault or whose verdict was not OK, with its
+    request."""
     import trio
     from rich.console import Console
 
@@ -81,9 +84,7 @@ def check_bot(args: CommandArgs) -> int:
     cmd: str = args["cmd"]
     games = int(args.get("games", 2))
     seed = int(args["seed"])
-    from rulesets.noi2014.ruleset import RULESET
-
-    specs = [cmd, *(f"json+keep-running:python3 {RULESET.samples / name} --keep-running"
+    specs = [cmd, *(f"json+keep-running:python3 {samples / name} --keep-running"
                     for name in CHECK_OPPONENTS)]
     bots = Bots.from_args(specs, args, dialect=NOI2014)
     plans = [GamePlan(n + 1, n + 1, formats.rotation(n), {"seed": seed, "game": n},
@@ -120,13 +121,13 @@ def check_bot(args: CommandArgs) -> int:
     return 0 if problems == 0 else 1
 
 
-async def play_table(table: TableRequest) -> list[TableRow]:
+async def play_table(table: TableRequest, defaults: Mapping[str, str]) -> list[TableRow]:
     """A tournament table: the tournament's rounds (one wall played ``orders`` times,
-    seats rotated) of its four players; one row per seat and game."""
-    from rulesets.noi2014.ruleset import RULESET
+    seats rotated; ``defaults`` for the settings it does not give) of its four players;
+    one row per seat and game."""
     from server.turns.match import TurnMatch, TurnPlayer, play_table_games
 
-    settings = {**RULESET.tournament_defaults, **table.settings}
+    settings = {**defaults, **table.settings}
     plans = formats.rounds(table.seed, int(settings["walls"]), int(settings["orders"]))
     bots = Bots.for_table(table, float(settings["time_limit"]), NOI2014)
     specs = [spec.text for spec in bots.specs]

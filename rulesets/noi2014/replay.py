@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from rulesets.noi2014.ruleset import read_record
+from rulesets.noi2014.records import read_record
 from rulesets.noi2014.view import SEATS, ChanceRow, GameView, Step, view_of
 from server.seam.contract import CommandArgs
 from server.seam.errors import InputError

@@ -8,8 +8,8 @@ from typing import Any
 
 
 def _kind() -> Any:
+    from rulesets.noi2014.records import NAME, game_line, read_record
     from rulesets.noi2014.replay import write_game_page
-    from rulesets.noi2014.ruleset import NAME, game_line, read_record
     from server.turns.report import ReportKind
 
     return ReportKind("NOI 2014 match", NAME, read_record,

@@ -5,120 +5,28 @@ round, standings, re-running a record); ``play`` runs matches, check-bot and
 tournament tables with the Botzone bot runner (``server.bots.botzone_bots``) in
 the contest's dialect (``server.bots.botzone_io.NOI2014``: the statement's input
 line, 1000 ms per answer, no doubled first turn, ``data`` up to 64 KiB).
+
+``RULESET`` is the top of the package: its commands call ``play``, ``replay``,
+``report`` and ``verify`` (imported on first use), which read records with
+``records`` and play games with ``rules``; nothing in the package imports this
+module back, and what a command needs of the ruleset (its sample bots, its
+tournament defaults) is passed in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from rulesets import botzone_bots
 from rulesets.botzone_bots import BotzoneBotsRuleset
-from rulesets.noi2014 import formats
 from rulesets.noi2014.engine import PLAYERS
-from server.seam.contract import (
-    CommandArgs,
-    GamePlan,
-    StandingRow,
-    TableRequest,
-    TableRow,
-    TurnGame,
-    VerifyReport,
-)
+from rulesets.noi2014.records import NAME, find_record, is_match_folder
+from server.seam.contract import CommandArgs, TableRequest, TableRow, VerifyReport
 from server.seam.errors import InputError
 
-NAME = "noi2014"
 SANDBOX = frozenset({"mem_limit", "cpu_limit", "file_limit", "sandbox"})
 BOTS = frozenset({"time_limit"}) | SANDBOX
-END_SAID = {"wall": "wall empty", "players": "one player left"}
-
-
-def is_record(data: object) -> bool:
-    return isinstance(data, dict) and data.get("ruleset") == NAME and "wall" in data
-
-
-def find_record(path: Path) -> dict[str, Any] | None:
-    """The NOI 2014 game record in a ``.json`` file or a game folder; None if there is
-    none or the JSON is of another kind. A ``.json`` file that is no JSON is bad input."""
-    return botzone_bots.read_record(path, is_record)
-
-
-def read_record(path: Path) -> dict[str, Any]:
-    record = find_record(path)
-    if record is None:
-        raise InputError(f"{path}: not a NOI 2014 game record")
-    return record
-
-
-def is_match_folder(path: Path) -> bool:
-    return botzone_bots.is_match_folder(path, NAME)
-
-
-class NoiRules:
-    """The pure hooks of the shell's turn-based match (``server.seam.contract.TurnRules``)."""
-
-    def new_game(self, plan: GamePlan) -> TurnGame:
-        from rulesets.noi2014.engine import Game
-
-        game: TurnGame = Game(formats.wall_of(plan.setup))
-        return game
-
-    def standings(self, plans: Sequence[GamePlan], records: Sequence[Mapping[str, Any]],
-                  players: int) -> list[StandingRow]:
-        return formats.standings(plans, records, players)
-
-    def game_line(self, record: Mapping[str, Any], names: Sequence[str]) -> str:
-        return game_line(record, names)
-
-
-def _who(seat: object, names: Sequence[str]) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return f"seat {seat} ({names[seat]})"
-    return f"seat {seat}"
-
-
-def game_line(record: Mapping[str, Any], names: Sequence[str]) -> str:
-    result = formats.result_of(record)
-    if not result:
-        return "not finished"
-    parts = []
-    winners = result.get("winners") or []
-    parts.append("HU by " + ", ".join(_who(s, names) for s in winners) if winners
-                 else "nobody won")
-    parts.append(END_SAID.get(str(result.get("end")), str(result.get("end"))))
-    faulted = result.get("faulted") or []
-    if faulted:
-        causes = fault_causes(record)
-        parts.append("faults: " + ", ".join(
-            _who(s, names) + (f" {causes[s]}" if s in causes else "") for s in faulted))
-    points = " ".join(f"{p:g}" for p in record.get("scores") or [])
-    return "; ".join(parts) + f"; points {points}"
-
-
-def fault_causes(record: Mapping[str, Any]) -> dict[int, str]:
-    """Each faulted seat's cause, as the engine said it, and for a verdict that was
-    not OK what the bot did (``exited without printing anything``, what it printed
-    instead of JSON), which is kept beside the verdict in the seat's answers."""
-    causes: dict[int, str] = {}
-    players = record.get("players") or []
-    for output in record.get("judge") or []:
-        for event in output.get("events", []) if isinstance(output, Mapping) else []:
-            if isinstance(event, Mapping) and event.get("act") == "FAULT":
-                seat = int(event["seat"])
-                why = _verdict_cause(players[seat] if 0 <= seat < len(players) else None)
-                causes.setdefault(seat, f"({event.get('cause')}{': ' + why if why else ''})")
-    return causes
-
-
-def _verdict_cause(answers: object) -> str:
-    """The cause beside a seat's last answer whose verdict was not OK ("" if none)."""
-    if not isinstance(answers, list):
-        return ""
-    for item in reversed(answers):
-        if isinstance(item, Mapping) and item.get("verdict") not in (None, "OK"):
-            return str(item.get("cause") or "")
-    return ""
 
 
 class NoiRuleset(BotzoneBotsRuleset):
@@ -151,7 +59,7 @@ class NoiRuleset(BotzoneBotsRuleset):
     def check_bot(self, args: CommandArgs) -> int:
         from rulesets.noi2014.play import check_bot
 
-        return check_bot(args)
+        return check_bot(args, self.samples)
 
     def verify(self, path: Path) -> VerifyReport:
         from rulesets.noi2014.verify import verify_path
@@ -184,7 +92,7 @@ class NoiRuleset(BotzoneBotsRuleset):
     async def play_table(self, table: TableRequest) -> list[TableRow]:
         from rulesets.noi2014.play import play_table
 
-        return await play_table(table)
+        return await play_table(table, self.tournament_defaults)
 
 
 RULESET = NoiRuleset()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.noi2014 import formats
-from rulesets.noi2014.ruleset import is_match_folder, read_record
+from rulesets.noi2014.records import is_match_folder, read_record
 from server.seam.contract import VerifyReport
 
 
