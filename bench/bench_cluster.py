@@ -27,7 +27,7 @@ Then Ray's cost per table (a 1-node cluster against ``--jobs 1``: both play
 one table at a time on the same two cores), the cluster's start-up time, and
 the time ``ray.init(address=...)`` takes to connect a driver, measured apart.
 The standings of every run must equal the first run's (less the host stalls,
-the nodes, the replays and the BOTS path, as ``tests/test_tournament.py``
+the nodes, the replays and the BOTS path, as ``tests/server/tournament/test_tournament.py``
 compares them); a run that differs is named and the exit status is 1.
 
     .venv/bin/python bench/bench_cluster.py [--bots 16] [--rounds 4] [--hands 4] \\

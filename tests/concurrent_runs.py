@@ -7,7 +7,7 @@ the module's selected tests (``selected``: nothing for a test that ``-m`` or
 ``-k`` left out), plays them with ``run_concurrently``, and each test then
 checks its own run exactly as it checked it when it played it alone.
 
-Each run gets its own leftover tag (``tests.test_hostile.no_leftovers``
+Each run gets its own leftover tag (``tests.server.bots.test_hostile.no_leftovers``
 watches only what the test itself starts): what still carries it when the run
 ends is killed and kept in ``Done.leftovers``, and ``Done.result`` fails on it.
 """
@@ -27,7 +27,7 @@ from typing import Any, Generic, TypeVar
 
 import pytest
 
-from tests.test_hostile import ENV_TAG, tagged_processes
+from tests.server.bots.test_hostile import ENV_TAG, tagged_processes
 
 T = TypeVar("T")
 

@@ -30,11 +30,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 # worker, so a module fixture that plays many matches at once plays them once.
 # The files that start a Ray cluster share one group: one Ray on the machine at
 # a time.
-RAY_FILES = frozenset({"test_cluster_tournament.py", "test_cluster_units.py",
-                       "test_simulate_jobs.py"})
+RAY_FILES = frozenset({"server/tournament/test_cluster.py", "server/cluster/test_cluster_units.py",
+                       "rulesets/default/test_simulate_spread.py"})
+TESTS = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        name = item.path.name
+        name = item.path.resolve().relative_to(TESTS).as_posix()
         item.add_marker(pytest.mark.xdist_group("ray" if name in RAY_FILES else name))

@@ -1,6 +1,6 @@
 """PyMahjongGB as an oracle for the fan table of SPEC section 4.
 
-Three parts, used by ``tests/test_fans_oracle.py`` and ``bench/bench_fans.py``:
+Three parts, used by ``tests/scoring/test_fans_oracle.py`` and ``bench/bench_fans.py``:
 
 * Seeded generators of valid winning hands (never a fifth copy of a kind):
   ``random_hand`` mixes shapes, tile palettes, melds (chi, peng, gang, agang)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# A module shaped like tests/test_botzone_match.py: a module fixture builds the run of
+# A module shaped like tests/rulesets/botzone/test_match.py: a module fixture builds the run of
 # every selected test from its parameters, and one test is parametrized over a list
 # that is empty here (pytest then makes one skipped item whose parameter is unset).
 MODULE = textwrap.dedent("""\

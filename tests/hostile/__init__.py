@@ -1,1 +1,2 @@
-"""Hostile bots: small programs, each doing one bad thing (see ``tests/test_hostile.py``)."""
+"""Hostile bots: small programs, each doing one bad thing
+(see ``tests/server/bots/test_hostile.py``)."""

@@ -1,0 +1,1 @@
+"""Tests of ``protocol``: tiles, messages, framing."""

@@ -1,0 +1,1 @@
+"""Tests of the rulesets, a folder per ruleset."""

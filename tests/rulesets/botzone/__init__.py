@@ -1,0 +1,1 @@
+"""Tests of Botzone's ruleset (docs/SPEC-botzone.md)."""

@@ -1,0 +1,1 @@
+"""Tests of the default ruleset's pure engine."""

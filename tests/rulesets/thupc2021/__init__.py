@@ -1,0 +1,1 @@
+"""Tests of THUPC 2021's simulator."""

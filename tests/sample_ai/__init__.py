@@ -1,0 +1,1 @@
+"""Tests of the sample bots and their framework, in every ruleset."""

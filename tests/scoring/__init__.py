@@ -1,0 +1,1 @@
+"""Tests of ``scoring``: hand analysis, the fan table (against the GB calculator), settlement."""

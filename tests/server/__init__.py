@@ -1,0 +1,1 @@
+"""Tests of the shell, a folder per subpackage of ``server``."""

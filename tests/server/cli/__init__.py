@@ -1,0 +1,1 @@
+"""Tests of ``server.cli``: the command line's messages and paths."""

@@ -1,0 +1,2 @@
+"""Tests of ``server.tournament``: schedule, standings, store, runner, hand-ins, reports,
+the cluster."""

@@ -1,0 +1,1 @@
+"""Tests of ``tools``: the import-linter contract type."""
