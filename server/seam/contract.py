@@ -24,7 +24,7 @@ Pure: no trio, no rich.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple, Protocol
@@ -261,6 +261,14 @@ class VerifyReport:
         return not self.problems
 
 
+class GameListener(Protocol):
+    """Told after each game or hand of a tournament table: the host stalls it had (the
+    line protocol's table measures them; none elsewhere) and its faults, as the
+    console says them. ``on_game()``: a game without either."""
+
+    def __call__(self, stalls: int = 0, faults: Sequence[FaultNote] = ()) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class TableRequest:
     """One tournament table for ``Ruleset.play_table``: its players in table order
@@ -271,9 +279,8 @@ class TableRequest:
     root: Path
     settings: Mapping[str, str]
     sandbox: Any  # server.bots.seats.Sandbox: how bot processes run
-    # Called after each game or hand (progress) with the host stalls it had (the line
-    # protocol's table measures them; 0 elsewhere) and its faults, as the console says them.
-    on_game: Callable[[int, Sequence[FaultNote]], None] | None = None
+    # Called after each game or hand (progress): ``GameListener``.
+    on_game: GameListener | None = None
     # What only a line-protocol table (the default ruleset's) reads: its clock
     # (server.bots.seats.TableOptions), the tournament's TCP seats
     # (server.bots.remote.RemoteSeats), and how many groups and hands to play.

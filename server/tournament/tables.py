@@ -63,12 +63,12 @@ async def play_table(job: TableJob, root: Path, on_hand: HandListener | None = N
     """Play ``job`` into ``root`` (its log folder, made there) by its ruleset's
     ``play_table``; the store keeps one row per seat and hand (or game)."""
     plan = job.plan
-    faults: list[FaultNote] = []
+    told: list[FaultNote] = []
 
-    def on_game(stalls: int, notes: Sequence[FaultNote]) -> None:
-        faults.extend(notes)
+    def on_game(stalls: int = 0, faults: Sequence[FaultNote] = ()) -> None:
+        told.extend(faults)
         if on_hand is not None:
-            on_hand(stalls, notes)
+            on_hand(stalls, faults)
 
     request = TableRequest(list(zip(job.names, job.runs, strict=True)), plan.seed, root,
                            job.settings, job.sandbox, on_game, job.options, remote,
@@ -85,4 +85,4 @@ async def play_table(job: TableJob, root: Path, on_hand: HandListener | None = N
                                     sum(r.fines for r in mine), sum(r.faulted for r in mine),
                                     sum(r.won for r in mine), sum(r.drawn for r in mine),
                                     sum(r.stalls for r in mine), len(mine)))
-    return TableOutcome(results, hands, [r.result for r in rows], faults)
+    return TableOutcome(results, hands, [r.result for r in rows], told)

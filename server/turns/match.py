@@ -186,11 +186,11 @@ async def play_table_games(match: TurnMatch, table: TableRequest,
         got = outcome(record)
         folder = game_dir(table.root, plan)
         # the console's fault lines, as the default ruleset's table gives them
-        table.on_game(0, [FaultNote(plan.number, plan.order[seat],
-                                    got.causes.get(seat, got.result),
-                                    *_stderr_of(folder / f"seat{seat}.stderr", table.root),
-                                    unit="game")
-                          for seat in sorted(got.faulted)])
+        table.on_game(faults=[FaultNote(plan.number, plan.order[seat],
+                                        got.causes.get(seat, got.result),
+                                        *_stderr_of(folder / f"seat{seat}.stderr", table.root),
+                                        unit="game")
+                              for seat in sorted(got.faulted)])
 
     result = await run_turn_match(match, on_game)
     rows: list[TableRow] = []
