@@ -131,3 +131,13 @@ def test_a_script_with_spaces_in_a_bots_file_says_how_to_quote_it(
                           cwd=tmp_path))
     assert "bot 'cid'" in line
     assert "quote it inside the command: \"python3 './dir with space/my bot.py'\"" in line
+
+
+def test_python_m_server_cli_runs_the_server_command_as_the_installed_script_does() -> None:
+    """``python -m server.cli`` still works now that the command line is a package."""
+    by_module = subprocess.run([PY, "-m", "server.cli", "rulesets"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=60,
+                               env={**os.environ, "COLUMNS": "400"})
+    assert by_module.returncode == 0, by_module.stderr
+    assert by_module.stdout == server("rulesets").stdout
+    assert "botzone" in by_module.stdout
