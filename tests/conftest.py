@@ -37,15 +37,11 @@ TESTS = Path(__file__).resolve().parent
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     groups: dict[str, str] = {}  # item -> its group
-    slow: set[str] = {"ray"}
     for item in items:
         name = item.path.resolve().relative_to(TESTS).as_posix()
         group = groups[item.nodeid] = "ray" if name in RAY_FILES else name
         item.add_marker(pytest.mark.xdist_group(group))
-        if item.get_closest_marker("slow") is not None:
-            slow.add(group)
-    # The workers take the groups in the order they are first collected: the longest
-    # first (the Ray files, one after another, then every file with a slow test), so
-    # that no long file starts last while the other workers sit idle.
-    items.sort(key=lambda item: 0 if groups[item.nodeid] == "ray"
-               else 1 if groups[item.nodeid] in slow else 2)
+    # The workers take the groups in the order they are first collected: by file name,
+    # whatever the folder, as the suite ran when it was one folder (measured: the files
+    # that start many processes then seldom run side by side).
+    items.sort(key=lambda item: (item.path.name, groups[item.nodeid]))
