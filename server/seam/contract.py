@@ -3,10 +3,10 @@
 A ruleset is one package. Its pure core (tiles and notation, the engine's
 state machine, scoring and settlement) imports no trio; its ``Ruleset``
 object, found by name in ``server.seam.registry``, is what the shell's commands
-call: a match, check-bot, verify, replay (terminal and HTML), report and one
-tournament table. The shell (``server.cli.app``, the tournament runner, the bot
-transports) never imports a ruleset's engine itself; it hands the ruleset the
-options the user gave and the transports it owns.
+call: a match, check-bot, verify, replay (terminal and HTML), report, one
+tournament table, fans and a simulator. The shell (``server.cli.app``, the
+tournament runner, the bot transports) never imports a ruleset; it hands the
+ruleset the options the user gave, and the ruleset uses the shell's services.
 
 Two kinds of engine sit behind the seam:
 
