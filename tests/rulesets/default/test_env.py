@@ -24,7 +24,7 @@ from rulesets.default.actions import (
     describe,
 )
 from rulesets.default.engine.rng import deal
-from rulesets.default.env import IllegalActionError, env, raw_env
+from rulesets.default.env import IllegalActionError, bot_actor, env, raw_env
 from tests.rulesets.default.mask_check import play_checked
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -184,3 +184,91 @@ def test_observation_planes() -> None:
     assert obs[26, 0] == pytest.approx(e.hand.wall_left / 84)
     assert obs[27 + (seat - e.hand.first) % 4].all()
     assert Out(hand[-1]) in [ANSWERS[a] for a in np.flatnonzero(e.observe(agent)["action_mask"])]
+
+
+# --- the policy bot and the bot actors -------------------------------------------------------
+
+POLICY = "tests/bots/linear_policy.py"
+# The players of the match and of its in-process replay: the programs, and the same bots
+# built in-process (a bot program plays with seed 0 when not given one).
+MATCH_PLAYERS = (POLICY, "sample_ai/random_bot.py", "sample_ai/greedy.py", POLICY)
+IN_PROCESS = (f"{POLICY}:PolicyBot", "random", "greedy", f"{POLICY}:PolicyBot")
+MATCH_HANDS = 4  # real processes: four starts a hand
+
+
+def _answers_by_seat(inputs: list[tuple[int, str]]) -> list[list[str]]:
+    """Each seat's answers in order (the order between seats in a claim window is the
+    order the answers arrived in, which real processes do not fix)."""
+    by_seat: list[list[str]] = [[], [], [], []]
+    for seat, line in inputs:
+        by_seat[seat].append(line)
+    return by_seat
+
+
+async def test_policy_bot_plays_a_real_match_with_the_answers_it_gives_in_process(
+        tmp_path: Path) -> None:
+    """The first hands of a match (``run_match``, what ``server match`` runs, with its
+    ``hands`` option), each bot a real process; then each hand again in-process."""
+    from protocol.messages import format_line
+    from protocol.tiles import parse_tile
+    from rulesets.default.engine.hand import Hand
+    from rulesets.default.engine.simulate import play_hand, resolve_bot
+    from rulesets.default.match import MatchConfig, Player, run_match
+
+    players = tuple(Player(p, (sys.executable, str(ROOT / p))) for p in MATCH_PLAYERS)
+    match = tmp_path / "match"
+    result = await run_match(MatchConfig(players, seed=3, groups=1, log_root=match,
+                                         hands=MATCH_HANDS))
+    assert result.completed and len(result.hands) == MATCH_HANDS
+    assert not any(h.faults for h in result.hands)
+    factories = [resolve_bot(spec) for spec in IN_PROCESS]
+    claims = 0
+    for folder in sorted(p for p in match.iterdir() if p.is_dir()):
+        rows = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+        header = rows[0]
+        players = [s["player"] for s in header["seats"]]
+        bots = [factories[p](0) for p in players]
+        played = play_hand(Hand([parse_tile(t) for t in header["wall"]], header["first"]), bots)
+        assert not any(played.illegal) and not any(getattr(b, "fallbacks", 0) for b in bots)
+        recorded = [(r["seat"], r["line"]) for r in rows if r["type"] == "input"]
+        ours = [(i.seat, format_line(i.message)) for i in played.hand.inputs
+                if i.message is not None]
+        assert _answers_by_seat(ours) == _answers_by_seat(recorded), folder.name
+        events = [{k: v for k, v in r.items() if k != "type"} for r in rows
+                  if r["type"] == "event"]
+        assert len(events) == len(played.hand.events)
+        claims += sum(line.split()[0] in ("peng", "chi", "gang", "hu")
+                      for seat, line in recorded if players[seat] in (0, 3))
+    assert claims > 0  # the policy bots did more than discard
+
+
+def test_policy_bot_plays_in_server_simulate() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "simulate", "--bots",
+         ",".join(IN_PROCESS), "--hands", "8", "--seed", "1", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["hands"] == 8
+    assert [p["illegal"] for p in summary["players"]] == [0, 0, 0, 0]
+
+
+def test_bot_actors_replay_server_simulate_hand_for_hand() -> None:
+    from rulesets.default.engine.simulate import play_hands, resolve_bot
+
+    specs = ["greedy", "random", f"{POLICY}:PolicyBot", "greedy"]
+    actors = [bot_actor(spec) for spec in specs]
+    e = raw_env()
+    simulated = play_hands([resolve_bot(s) for s in specs], 21, range(3))
+    for h, (played, _) in enumerate(simulated):
+        if h == 0:
+            e.reset(seed=21)
+        else:
+            e.reset()
+        while not all(e.terminations.values()):
+            agent = e.agent_selection
+            seat = e.agent_name_mapping[agent]
+            e.step(actors[(seat + h) % 4](e, agent))  # simulate's seating: player (s + h) % 4
+        assert e.hand is not None
+        assert e.hand.events == played.hand.events
+        assert [e.rewards[a] for a in e.possible_agents] == list(played.result.deltas)

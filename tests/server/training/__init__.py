@@ -1,1 +1,1 @@
-"""Tests of ``server.seam``: rulesets found by name, options checked, logs sent home."""
+"""Tests of ``server.training``: the single-agent wrapper around the rulesets' environments."""
