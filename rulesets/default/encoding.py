@@ -56,8 +56,8 @@ class Encoder(Protocol):
     def encode(self, view: SeatView) -> Array: ...
 
 
-# Row c of this table is the four hand planes of a count c: at least 1, 2, 3, 4.
-_THERMO = np.array([[c >= k for c in range(5)] for k in range(1, 5)], dtype=np.float32)
+# The thresholds of the four hand planes (a column, to compare the count row with).
+_LEVELS = np.array([[1.0], [2.0], [3.0], [4.0]], dtype=np.float32)
 # The seats in relative order from each seat: _ORDER[me][k] = (me + k) % 4.
 _ORDER = [[(me + k) % SEATS for k in range(SEATS)] for me in range(SEATS)]
 _PROMPT_PLANE = {Expect.TURN: 19, Expect.DISCARD: 20, Expect.CLAIM: 21, Expect.ROB: 22}
@@ -74,21 +74,21 @@ class DefaultEncoder:
         out = np.zeros((N_PLANES, N_KINDS), dtype=np.float32)
         me = view.seat
         order = _ORDER[me]
-        counts = np.array(view.counts, dtype=np.intp)
-        out[0:4] = _THERMO[:, counts]
+        shown, river = view.meld_counts, view.river_counts
+        # One array of every count row: own hand, then melds and rivers from seat +0 on.
+        rows = np.array([view.counts, shown[order[0]], shown[order[1]], shown[order[2]],
+                         shown[order[3]], river[order[0]], river[order[1]], river[order[2]],
+                         river[order[3]]], dtype=np.float32)
+        out[0:4] = rows[0] >= _LEVELS
         drawn = view.drawn
         if drawn is not None and view.prompt is Expect.TURN:
             out[4, drawn] = 1.0
-        shown = np.array(view.meld_counts, dtype=np.float32)[order]
-        river = np.array(view.river_counts, dtype=np.float32)[order]
-        out[5:9] = shown * 0.25
-        out[9:13] = river * 0.25
+        out[5:13] = rows[1:9] * 0.25
         hidden = view.hidden_kongs
         for k in range(SEATS):
             if hidden[order[k]]:
                 out[13 + k] = hidden[order[k]] * 0.25
-        unseen = 4.0 - counts - shown.sum(axis=0) - river.sum(axis=0)
-        out[17] = np.clip(unseen, 0.0, 4.0) * 0.25
+        out[17] = np.maximum(4.0 - rows.sum(axis=0), 0.0) * 0.25
         prompt = view.prompt
         if prompt is not None:
             out[_PROMPT_PLANE[prompt]] = 1.0
