@@ -1,0 +1,271 @@
+"""What one seat knows of a hand, built only from its protocol lines and its own answers.
+
+``SeatView`` is fed every line the server sends the seat (``receive``) and every
+answer the seat gives (``answered``), exactly as a bot program sees them; it
+never looks at the engine. The training environment keeps one per seat, and the
+policy bot keeps one in a real match, so a policy sees the same view (and the
+same legal actions) in training and in play.
+
+It follows the server's word as ``sample_ai.framework`` does: the seat's own
+discard is applied when answered (the server does not echo it), claims and
+kongs when the server broadcasts them. ``legal_actions`` lists the actions
+(``rulesets.default.actions``) the engine would accept from the seat now; the
+property tests check it against ``Hand.check`` decision by decision.
+
+The state is kept as plain count lists, updated line by line, so an encoder
+reads it without rebuilding anything.
+"""
+
+from __future__ import annotations
+
+from protocol.messages import (
+    AGang,
+    First,
+    FromAI,
+    Id,
+    Init,
+    MAGang,
+    MChi,
+    MGang,
+    MJGang,
+    MOut,
+    MPeng,
+    MPick,
+    Out,
+    Pick,
+    ToAI,
+)
+from protocol.tiles import N_KINDS, Tile
+from rulesets.default.actions import AGANG, CHI, GANG, HU, JGANG, PASS, PENG, QGANG
+from rulesets.default.engine.hand import SEATS, Expect
+from scoring.analysis import is_winning, wait_kinds
+from scoring.melds import Meld, MeldKind
+
+WALL_AFTER_DEAL = 136 - 4 * 13
+
+
+def _chi_choices(t: int) -> tuple[tuple[int, int, int], ...]:
+    """The chows on a discard of kind ``t``: (action, the two other tiles of the run)."""
+    if t >= 27:
+        return ()
+    base = t - t % 9
+    out = []
+    for low in range(max(base, t - 2), min(base + 6, t) + 1):
+        a, b = (x for x in (low, low + 1, low + 2) if x != t)
+        out.append((CHI + 7 * (base // 9) + (low - base), a, b))
+    return tuple(out)
+
+
+_CHI_CHOICES = tuple(_chi_choices(t) for t in range(N_KINDS))
+
+
+class SeatView:
+    """One seat's knowledge of the hand, line by line."""
+
+    __slots__ = ("_agang", "_waits", "about", "counts", "drawn", "first", "hidden_kongs",
+                 "last_discard", "meld_counts", "melds", "prompt", "river_counts", "rivers",
+                 "seat", "wall_left")
+
+    def __init__(self) -> None:
+        self.seat = -1
+        self.first = -1
+        self.counts: list[int] = [0] * N_KINDS  # own concealed tiles, by kind
+        self.drawn: Tile | None = None  # the tile just drawn, during own turn
+        self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
+        # Tiles shown in each seat's melds, by kind (own concealed kongs included,
+        # other seats' concealed kongs are not shown: ``hidden_kongs`` counts them).
+        self.meld_counts: list[list[int]] = [[0] * N_KINDS for _ in range(SEATS)]
+        self.hidden_kongs: list[int] = [0] * SEATS
+        self.rivers: list[list[Tile]] = [[] for _ in range(SEATS)]  # discards still lying
+        self.river_counts: list[list[int]] = [[0] * N_KINDS for _ in range(SEATS)]
+        self.wall_left = WALL_AFTER_DEAL
+        self.last_discard: tuple[int, Tile] | None = None
+        self.prompt: Expect | None = None  # what this seat is asked now, if anything
+        self.about: tuple[int, Tile] | None = None  # the discard or added kong asked about
+        self._agang: Tile | None = None  # our agang, until ``magang`` confirms it
+        self._waits: frozenset[int] | None = None  # of the concealed hand, until it changes
+
+    # --- lines in -------------------------------------------------------------------
+
+    def receive(self, message: ToAI) -> None:
+        """Apply one line the server sent this seat."""
+        kind = type(message)
+        me = self.seat
+        if kind is MPick:
+            self.wall_left -= 1
+            self.last_discard = None
+        elif kind is MOut:
+            assert isinstance(message, MOut)
+            seat, tile = message.seat, message.tile
+            self.rivers[seat].append(tile)
+            self.river_counts[seat][tile] += 1
+            self.last_discard = (seat, tile)
+            if seat != me:
+                self.prompt = Expect.CLAIM
+                self.about = (seat, tile)
+        elif kind is Pick:
+            assert isinstance(message, Pick)
+            tile = message.tile
+            self.counts[tile] += 1
+            self._waits = None
+            self.drawn = tile
+            self.wall_left -= 1
+            self.last_discard = None
+            self.prompt = Expect.TURN
+            self.about = None
+        elif kind is MPeng:
+            assert isinstance(message, MPeng)
+            self._claim(message.seat, Meld(MeldKind.PUNG, message.tile), message.tile)
+        elif kind is MChi:
+            assert isinstance(message, MChi)
+            low = message.tile
+            last = self.last_discard
+            claimed = last[1] if last is not None and 0 <= last[1] - low <= 2 else low
+            self._claim(message.seat, Meld(MeldKind.CHOW, low), claimed)
+        elif kind is MGang:
+            assert isinstance(message, MGang)
+            self._claim(message.seat, Meld(MeldKind.KONG, message.tile), message.tile)
+        elif kind is MAGang:
+            assert isinstance(message, MAGang)
+            self._concealed_kong(message.seat)
+        elif kind is MJGang:
+            assert isinstance(message, MJGang)
+            self._added_kong(message.seat, message.tile)
+        elif kind is Id:
+            assert isinstance(message, Id)
+            self.seat = message.seat
+        elif kind is First:
+            assert isinstance(message, First)
+            self.first = message.seat
+        elif kind is Init:
+            assert isinstance(message, Init)
+            for t in message.tiles:
+                self.counts[t] += 1
+            self._waits = None
+        # mfail (a lost chow) and mhu (the end) change nothing.
+
+    def answered(self, answer: FromAI) -> None:
+        """Apply this seat's own answer to its prompt (the server echoes no discard)."""
+        if type(answer) is Out:
+            assert isinstance(answer, Out)
+            tile = answer.tile
+            me = self.seat
+            self.counts[tile] -= 1
+            self._waits = None
+            self.rivers[me].append(tile)
+            self.river_counts[me][tile] += 1
+            self.last_discard = (me, tile)
+            self.drawn = None
+        elif type(answer) is AGang:
+            assert isinstance(answer, AGang)
+            self._agang = answer.tile
+        self.prompt = None
+        self.about = None
+
+    def _claim(self, seat: int, meld: Meld, claimed: Tile) -> None:
+        last = self.last_discard
+        if last is not None and last[1] == claimed:
+            owner = last[0]
+            river = self.rivers[owner]
+            if river and river[-1] == claimed:
+                river.pop()
+                self.river_counts[owner][claimed] -= 1
+            self.last_discard = None
+        self.melds[seat].append(meld)
+        shown = self.meld_counts[seat]
+        for t in meld.tiles:
+            shown[t] += 1
+        if seat == self.seat:
+            counts = self.counts
+            for t in meld.tiles:  # all but the claimed tile came from the hand
+                counts[t] -= 1
+            counts[claimed] += 1
+            self._waits = None
+            if meld.kind is not MeldKind.KONG:
+                self.prompt = Expect.DISCARD
+                self.about = None
+
+    def _concealed_kong(self, seat: int) -> None:
+        if seat != self.seat:
+            self.hidden_kongs[seat] += 1
+            return
+        tile, self._agang = self._agang, None
+        if tile is None:  # not ours to apply: the engine only sends magang after agang
+            return
+        self.counts[tile] -= 4
+        self._waits = None
+        self.melds[seat].append(Meld(MeldKind.CONCEALED_KONG, tile))
+        self.meld_counts[seat][tile] += 4
+        self.drawn = None
+
+    def _added_kong(self, seat: int, tile: Tile) -> None:
+        melds = self.melds[seat]
+        for i, meld in enumerate(melds):
+            if meld.kind is MeldKind.PUNG and meld.tile == tile:
+                melds[i] = Meld(MeldKind.KONG, tile)
+                break
+        self.meld_counts[seat][tile] += 1
+        if seat == self.seat:
+            self.counts[tile] -= 1
+            self._waits = None
+            self.drawn = None
+        else:
+            self.prompt = Expect.ROB
+            self.about = (seat, tile)
+
+    # --- what this seat may answer ------------------------------------------------------
+
+    def waits(self) -> frozenset[int]:
+        """The kinds that complete the concealed hand (between own turns)."""
+        if self._waits is None:
+            self._waits = frozenset(wait_kinds(self.counts, len(self.melds[self.seat])))
+        return self._waits
+
+    def legal_actions(self) -> list[int]:
+        """The actions the engine accepts from this seat now ([] when not asked)."""
+        prompt = self.prompt
+        counts = self.counts
+        if prompt is Expect.CLAIM:
+            about = self.about
+            assert about is not None
+            owner, t = about
+            legal = [PASS]
+            if t in self.waits():
+                legal.append(HU)
+            n = counts[t]
+            if n >= 2:
+                legal.append(PENG)
+                if n >= 3:
+                    legal.append(GANG)
+            if owner == (self.seat - 1) % SEATS:
+                for action, a, b in _CHI_CHOICES[t]:
+                    if counts[a] and counts[b]:
+                        legal.append(action)
+            return legal
+        if prompt is Expect.TURN:
+            legal = [t for t in range(N_KINDS) if counts[t]]
+            legal.extend([AGANG + t for t in legal if counts[t] == 4])
+            legal.extend(JGANG + m.tile for m in self.melds[self.seat]
+                         if m.kind is MeldKind.PUNG and counts[m.tile])
+            if is_winning(counts, len(self.melds[self.seat])):
+                legal.append(HU)
+            return legal
+        if prompt is Expect.DISCARD:
+            return [t for t in range(N_KINDS) if counts[t]]
+        if prompt is Expect.ROB:
+            about = self.about
+            assert about is not None
+            return [PASS, QGANG] if about[1] in self.waits() else [PASS]
+        return []
+
+    def only_pass(self) -> bool:
+        """Whether this seat is asked and may only pass (the env and the policy bot
+        answer such a prompt themselves)."""
+        prompt = self.prompt
+        if prompt is Expect.CLAIM:
+            return self.legal_actions() == [PASS]
+        if prompt is Expect.ROB:
+            about = self.about
+            assert about is not None
+            return about[1] not in self.waits()
+        return False

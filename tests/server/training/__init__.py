@@ -1,0 +1,1 @@
+"""Tests of ``server.training``: the single-agent wrapper around the rulesets' environments."""
