@@ -12,7 +12,7 @@ random sample AIs as opponents, where a step is one learner decision.
 
 Prints steps per second and games per second by CPU time (best of ``--repeat``
 runs): RLCard's Mahjong runs about 4,200 steps/s, 44 games/s on this machine
-(measured side by side by ``bench/bench_env_rlcard.py`` where present).
+(measured side by side by ``bench/bench_rlcard.py`` where present).
 """
 
 from __future__ import annotations
