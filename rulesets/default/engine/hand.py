@@ -335,6 +335,17 @@ class Hand:
                 if self._auto:
                     self._run_auto()
                 return ACCEPTED
+        elif type(message) is Out and seat not in self.faulted:
+            # Once a turn, taken straight too: a discard of a held tile when asked for one.
+            expect = waiting.get(seat)
+            tile = message.tile
+            if (expect is Expect.TURN or expect is Expect.DISCARD) and tile in self.hands[seat]:
+                self.inputs.append(Input(seat, message, "", len(self.events)))
+                del waiting[seat]
+                self._discard(seat, tile)
+                if self._auto:
+                    self._run_auto()
+                return ACCEPTED
         verdict = self.check(seat, message)
         if verdict.verdict is Verdict.ACCEPTED:
             self.inputs.append(Input(seat, message, "", len(self.events)))
