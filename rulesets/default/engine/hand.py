@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from protocol.messages import (
     AGang,
@@ -150,6 +150,17 @@ _AFTER: tuple[tuple[int, ...], ...] = tuple(
     tuple((owner + k) % SEATS for k in range(1, SEATS)) for owner in range(SEATS))
 
 
+_C = TypeVar("_C", bound=type)
+
+
+def _plain_class(cls: _C) -> _C:
+    """Marks a class that the optional compiled build (tools/build_mypyc.py) must leave
+    a plain Python class: mypyc cannot make a native subclass of ``RuntimeError``, and
+    it keeps any class with a decorator it does not know as a plain one."""
+    return cls
+
+
+@_plain_class
 class EngineError(RuntimeError):
     """A bug of the caller's (for example an answer after the hand ended)."""
 
