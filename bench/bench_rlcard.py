@@ -133,7 +133,7 @@ def env_steps(label: str, seconds: float) -> dict[str, float]:
     def game(i: int) -> int:
         env.reset(seed=i)
         steps = 0
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             action = None if term or trunc else \
                 int(rng.choice(np.flatnonzero(obs["action_mask"])))
