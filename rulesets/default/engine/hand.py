@@ -181,6 +181,10 @@ class Event(NamedTuple):
 
 
 REJECTED_INPUT = "rejected"  # Input.fault of an answer the engine refused
+# Builds a NamedTuple without its Python-level __new__, for the inputs and events made
+# several times a turn: ``_new(Event, ("pick", seat, tile, None, ""))`` is
+# ``Event("pick", seat, tile)``, every field given.
+_new = tuple.__new__
 
 
 class Input(NamedTuple):
@@ -340,7 +344,7 @@ class Hand:
             # The common case, three times a turn, taken straight: a pass in a window.
             expect = waiting.get(seat)
             if expect is Expect.CLAIM or expect is Expect.ROB:
-                self.inputs.append(Input(seat, message, "", len(self.events)))
+                self.inputs.append(_new(Input, (seat, message, "", len(self.events))))
                 del waiting[seat]
                 self._window_answer(seat, message)
                 if self._auto:
@@ -351,7 +355,7 @@ class Hand:
             expect = waiting.get(seat)
             tile = message.tile
             if (expect is Expect.TURN or expect is Expect.DISCARD) and tile in self.hands[seat]:
-                self.inputs.append(Input(seat, message, "", len(self.events)))
+                self.inputs.append(_new(Input, (seat, message, "", len(self.events))))
                 del waiting[seat]
                 self._discard(seat, tile)
                 if self._auto:
@@ -499,7 +503,7 @@ class Hand:
         self.hands[seat].remove(tile)
         self.rivers[seat].append(tile)
         self._drawn = None
-        self.events.append(Event("out", seat, tile))
+        self.events.append(_new(Event, ("out", seat, tile, None, "")))
         self._outbox.extend(_DISCARD_LINES[seat][tile])
         self._open_window(seat, tile, rob=False)
 
@@ -592,7 +596,7 @@ class Hand:
         self.position += 1
         self.hands[seat].append(tile)
         self._drawn = tile
-        self.events.append(Event("pick", seat, tile))
+        self.events.append(_new(Event, ("pick", seat, tile, None, "")))
         self._outbox.extend(_DRAW_LINES[seat][tile])
         self._prompt(seat, Expect.TURN)
 
