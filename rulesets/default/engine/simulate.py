@@ -193,8 +193,8 @@ def play_hand(hand: Hand, bots: Sequence[InProcessBot]) -> Played:
             if seat not in faulted:
                 try:
                     reply = receive[seat](message)
-                except _BuildError as exc:
-                    played.errors[seat] = str(exc)
+                except _BuildError as unbuilt:  # (its own name: mypyc types each name once)
+                    played.errors[seat] = str(unbuilt)
                     hand.fault(seat, "crashed: the bot could not be built")
                     crashed = True
                     continue
