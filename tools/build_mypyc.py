@@ -10,10 +10,12 @@ folder, so the build puts one next to each compiled module and changes no source
 file; ``--clean`` deletes them and the plain install is back. Nothing installs or
 needs the build: it is a local speed-up for long simulations.
 
-What is compiled (``CORES``): the wire's tile kinds, ``scoring``, the default
-ruleset's engine, deals and in-process driver, and the seed stream. Not compiled:
-``protocol.messages`` (mypyc turns a dataclass's ``ClassVar`` into an instance
-attribute, and the frozen messages then fail to build), and the shell.
+What is compiled (``CORES``): ``scoring``, the default ruleset's engine, deals and
+in-process driver, and the seed stream. Not compiled: ``protocol.messages`` (mypyc
+turns a dataclass's ``ClassVar`` into an instance attribute, and the frozen messages
+then fail to build), ``protocol.tiles`` (a compiled function checks its arguments'
+types on entry, so ``parse_tile(None)`` would raise ``TypeError`` where the plain
+one raises ``TileError``), and the shell.
 
 The sample bots stay plain Python: students subclass ``sample_ai.framework.Bot``
 and step through it in a debugger, which a C extension would prevent. Instead the
@@ -43,7 +45,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CORES = (
-    "protocol/tiles.py",
     "scoring/analysis.py",
     "scoring/distance.py",
     "scoring/fans.py",
