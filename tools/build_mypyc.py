@@ -77,7 +77,8 @@ from setuptools import setup
 from mypyc.build import mypycify
 
 paths, target = sys.argv[1:-1], sys.argv[-1]
-setup(name="mahjong-mypyc", script_args=["build_ext", "--inplace", "--build-temp", target],
+setup(name="mahjong-mypyc", script_args=["build_ext", "--inplace", "--build-temp", target,
+                                          "--build-lib", target + "/lib"],
       ext_modules=mypycify(["--config-file", target + "/mypy.ini", *paths],
                            opt_level="3", group_name={group!r}, target_dir=target))
 """
@@ -87,9 +88,11 @@ def compiled_files() -> list[Path]:
     """Every file the build made (the extensions, the shared library, the copy)."""
     found = [ROOT / COPY_PACKAGE] if (ROOT / COPY_PACKAGE).exists() else []
     found += sorted(ROOT.glob(GROUP.replace(".", "/") + "__mypyc.*"))
-    for path in CORES:
-        source = ROOT / path
-        found += sorted(source.parent.glob(source.stem + ".cpython-*"))
+    # Every extension beside a module of the project's packages, not only those of
+    # CORES: an older build may have compiled a module that CORES no longer names.
+    for package in ("protocol", "scoring", "server", "sample_ai", "rulesets"):
+        found += sorted(path for path in (ROOT / package).rglob("*.cpython-*.so")
+                        if path.with_name(path.name.split(".")[0] + ".py").is_file())
     return found
 
 
