@@ -161,7 +161,7 @@ def profile(spec: str, hands: int) -> None:
     areas: Counter[str] = Counter()
     for (path, _, name), row in stats.stats.items():  # type: ignore[attr-defined]
         own = row[2]
-        if "/server/engine/" in path:
+        if "/rulesets/default/engine/" in path:
             areas["engine (rulesets/default/engine)"] += own
         elif "/sample_ai/" in path:
             areas["bots (sample_ai)"] += own

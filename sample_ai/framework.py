@@ -149,7 +149,8 @@ class Table:
         """Remembered until the hand changes: between two of its own turns a seat
         is asked about every discard, and its waits stay the same (and they are
         what its next draw is checked against)."""
-        key = (tiles, len(self.my_melds))
+        seat = self.seat
+        key = (tiles, len(self.melds[seat]) if 0 <= seat < SEATS else 0)  # my_melds, inline
         if key != self._waits_key:
             self._waits_key = key
             self._waits = frozenset(waiting_tiles(tile_counts(tiles), key[1]))
@@ -310,19 +311,30 @@ class Bot:
 
     def receive(self, message: ToAI) -> FromAI | None:
         """Take one server message; the answer if it prompts this seat, else None."""
-        if isinstance(message, MPick):  # three lines of every turn: kept short
-            table = self.table
+        table = self.table
+        if type(message) is MPick:  # three lines of every turn: kept short
             table.wall_left -= 1
             table.last_discard = None
             return None
-        try:
-            prompt = self._observe(message)
-        except Exception:  # our own bookkeeping bug: keep playing
-            _warn(f"could not apply {format_line(message)!r}:\n{traceback.format_exc()}")
-            prompt = _prompt_of(message, self.table.seat)
-        if prompt is None:
-            return None
-        about = _about(message)
+        about: tuple[int, Tile] | None
+        prompt: Prompt | None
+        if type(message) is MOut and message.seat != table.seat:
+            # Another seat's discard, three lines of every turn: what ``_observe``
+            # and ``_about`` would do, in place.
+            about, prompt = (message.seat, message.tile), Prompt.CLAIM
+            try:
+                table.discard(message.seat, message.tile)
+            except Exception:  # our own bookkeeping bug: keep playing
+                _warn(f"could not apply {format_line(message)!r}:\n{traceback.format_exc()}")
+        else:
+            try:
+                prompt = self._observe(message)
+            except Exception:  # our own bookkeeping bug: keep playing
+                _warn(f"could not apply {format_line(message)!r}:\n{traceback.format_exc()}")
+                prompt = _prompt_of(message, self.table.seat)
+            if prompt is None:
+                return None
+            about = _about(message)
         answer: object = None
         failure = ""
         try:

@@ -274,11 +274,14 @@ def wait_kinds(counts: Sequence[int], n_melds: int = 0) -> list[int]:
         return []
     waits = _regular_waits(counts)
     if n_melds == 0:
-        # Odd counts: 1 and 3 in a real hand, counted in C (a sum over map costs more).
-        odd = counts.count(1) + counts.count(3) if max(counts) <= 4 else \
-            sum(map(_odd, counts))
-        if odd == 1:  # six pairs and a lone tile (or a third one)
-            waits.extend(t for t, n in enumerate(counts) if n % 2)
+        # Six pairs and a lone tile (or a third one): exactly one odd count. Two
+        # singles already rule it out (most hands), so the rest is rarely counted:
+        # 1 and 3 in a real hand, counted in C (a sum over map costs more).
+        singles = counts.count(1)
+        if singles <= 1:
+            odd = singles + counts.count(3) if max(counts) <= 4 else sum(map(_odd, counts))
+            if odd == 1:
+                waits.extend(t for t, n in enumerate(counts) if n % 2)
         if sum(_ORPHAN_COUNTS(counts)) == 13:
             missing = [t for t in TERMINALS_AND_HONORS if not counts[t]]
             if not missing:  # thirteen different orphans wait on any of them

@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from protocol.messages import (
     AGang,
@@ -150,6 +150,17 @@ _AFTER: tuple[tuple[int, ...], ...] = tuple(
     tuple((owner + k) % SEATS for k in range(1, SEATS)) for owner in range(SEATS))
 
 
+_C = TypeVar("_C", bound=type)
+
+
+def _plain_class(cls: _C) -> _C:
+    """Marks a class that the optional compiled build (tools/build_mypyc.py) must leave
+    a plain Python class: mypyc cannot make a native subclass of ``RuntimeError``, and
+    it keeps any class with a decorator it does not know as a plain one."""
+    return cls
+
+
+@_plain_class
 class EngineError(RuntimeError):
     """A bug of the caller's (for example an answer after the hand ended)."""
 
@@ -170,6 +181,10 @@ class Event(NamedTuple):
 
 
 REJECTED_INPUT = "rejected"  # Input.fault of an answer the engine refused
+# Builds a NamedTuple without its Python-level __new__, for the inputs and events made
+# several times a turn: ``_new(Event, ("pick", seat, tile, None, ""))`` is
+# ``Event("pick", seat, tile)``, every field given.
+_new = tuple.__new__
 
 
 class Input(NamedTuple):
@@ -329,9 +344,20 @@ class Hand:
             # The common case, three times a turn, taken straight: a pass in a window.
             expect = waiting.get(seat)
             if expect is Expect.CLAIM or expect is Expect.ROB:
-                self.inputs.append(Input(seat, message, "", len(self.events)))
+                self.inputs.append(_new(Input, (seat, message, "", len(self.events))))
                 del waiting[seat]
                 self._window_answer(seat, message)
+                if self._auto:
+                    self._run_auto()
+                return ACCEPTED
+        elif type(message) is Out and seat not in self.faulted:
+            # Once a turn, taken straight too: a discard of a held tile when asked for one.
+            expect = waiting.get(seat)
+            tile = message.tile
+            if (expect is Expect.TURN or expect is Expect.DISCARD) and tile in self.hands[seat]:
+                self.inputs.append(_new(Input, (seat, message, "", len(self.events))))
+                del waiting[seat]
+                self._discard(seat, tile)
                 if self._auto:
                     self._run_auto()
                 return ACCEPTED
@@ -477,7 +503,7 @@ class Hand:
         self.hands[seat].remove(tile)
         self.rivers[seat].append(tile)
         self._drawn = None
-        self.events.append(Event("out", seat, tile))
+        self.events.append(_new(Event, ("out", seat, tile, None, "")))
         self._outbox.extend(_DISCARD_LINES[seat][tile])
         self._open_window(seat, tile, rob=False)
 
@@ -570,7 +596,7 @@ class Hand:
         self.position += 1
         self.hands[seat].append(tile)
         self._drawn = tile
-        self.events.append(Event("pick", seat, tile))
+        self.events.append(_new(Event, ("pick", seat, tile, None, "")))
         self._outbox.extend(_DRAW_LINES[seat][tile])
         self._prompt(seat, Expect.TURN)
 

@@ -40,6 +40,23 @@ BotFactory = Callable[[int], InProcessBot]
 
 # The sample AIs' names live with them; importing the package loads no bot.
 SAMPLE_BOTS: dict[str, str] = BUILTIN_BOTS
+# The optional compiled build (tools/build_mypyc.py) compiles a copy of the sample
+# bots as this package; when it is there, the names above load the copy. The files
+# under sample_ai/ stay plain Python, for students to subclass and step through.
+COMPILED_BOTS = "_compiled_bots"
+_CHECKOUT = Path(__file__).resolve().parents[3]  # where the build puts the copy
+
+
+def _sample_target(spec: str) -> str:
+    """What a spec names: a sample AI's module:Class (its compiled copy if built)."""
+    target = SAMPLE_BOTS.get(spec)
+    if target is None:
+        return spec
+    module, _, attr = target.partition(":")
+    if module.startswith("sample_ai.") and (_CHECKOUT / COMPILED_BOTS / "__init__.py").is_file():
+        _on_path(str(_CHECKOUT))
+        return f"{COMPILED_BOTS}{module.removeprefix('sample_ai')}:{attr}"
+    return target
 
 
 class BotSpecError(ValueError):
@@ -78,7 +95,7 @@ def resolve_bot(spec: str) -> BotFactory:
     file is loaded with its own folder on the path, as ``python path/to/bot.py``
     would. A module that fails to import is a ``BotSpecError`` saying why.
     """
-    target = SAMPLE_BOTS.get(spec, spec)
+    target = _sample_target(spec)
     source, _, attr = target.rpartition(":")
     if not source or not attr:
         known = ", ".join(SAMPLE_BOTS)
@@ -176,8 +193,8 @@ def play_hand(hand: Hand, bots: Sequence[InProcessBot]) -> Played:
             if seat not in faulted:
                 try:
                     reply = receive[seat](message)
-                except _BuildError as exc:
-                    played.errors[seat] = str(exc)
+                except _BuildError as unbuilt:  # (its own name: mypyc types each name once)
+                    played.errors[seat] = str(unbuilt)
                     hand.fault(seat, "crashed: the bot could not be built")
                     crashed = True
                     continue

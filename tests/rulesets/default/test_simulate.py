@@ -6,6 +6,7 @@ The command runs in a subprocess, exactly as a user types it; a few tests call
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import os
@@ -19,7 +20,14 @@ from typing import Any
 import pytest
 
 from rulesets.default.engine.hand import Event
-from rulesets.default.engine.simulate import BotSpecError, Played, resolve_bot, simulate
+from rulesets.default.engine.simulate import (
+    BotSpecError,
+    Played,
+    check_specs,
+    play_hands,
+    resolve_bot,
+    simulate,
+)
 from tests.signals import ctrl_c_works
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -277,3 +285,31 @@ def test_players_are_named_p0_to_p3_as_in_a_match() -> None:
     rows = [line.split() for line in done.stdout.splitlines()]
     names = [row[1] for row in rows if len(row) > 2 and row[1].startswith("P")]
     assert names == ["P0", "P1", "P2", "P3"], done.stdout
+
+
+def _hands_digest(specs: list[str], hands: range, seed: int) -> tuple[list[tuple[int, ...]], str]:
+    """Each hand's points by player, and a SHA-256 of every hand's events, inputs and
+    points: all that a speed-up of the engine, the sample bots or ``scoring`` must keep."""
+    digest = hashlib.sha256()
+    points = []
+    for played, record in play_hands(check_specs(specs), seed, hands):
+        hand = played.hand
+        digest.update(repr((hand.events, hand.inputs, played.result.deltas)).encode())
+        points.append(record.points)
+    return points, digest.hexdigest()
+
+
+def test_simulated_hands_are_pinned_random_bots() -> None:
+    """Hands 216-231 of four random bots, seed 2024 (223 is the only win of the first
+    2,000), play exactly as they did before the speed-ups (bench/same_results.py
+    checks the 2,000 hands and 300 mixed ones)."""
+    points, digest = _hands_digest(["random"] * 4, range(216, 232), 2024)
+    assert [p for p in points if any(p)] == [(-4, -4, 42, -34)]
+    assert digest == "e44f437478b8cbf41c9e0e59dea7dc1f6839288829dff9c7112ce37bf6ad1e5f"
+
+
+def test_simulated_hands_are_pinned_greedy_and_random() -> None:
+    points, digest = _hands_digest(["greedy", "random", "greedy", "random"], range(6), 2024)
+    assert points == [(24, -8, -8, -8), (-4, -8, 16, -4), (15, -5, -5, -5),
+                      (-7, -4, 15, -4), (-4, -4, 15, -7), (14, -6, -4, -4)]
+    assert digest == "05cc795ed392a3496c0d45b4787d312c7ed06cca9a0752dc1b405a4f14c0d258"
