@@ -56,7 +56,11 @@ def _sets_only(counts: tuple[int, ...]) -> bool:
 
 def is_winning(concealed: Mapping[str, int], melds: int) -> bool:
     """Whether ``concealed`` tiles with ``melds`` pungs/kongs make 4 sets and a pair."""
-    counts = _counts(concealed)
+    return wins(_counts(concealed), melds)
+
+
+def wins(counts: Sequence[int], melds: int) -> bool:
+    """``is_winning`` of concealed tiles given as 27 counts in ``KINDS`` order."""
     if sum(counts) != 3 * (SETS - melds) + 2 or melds > SETS:
         return False
     for i, c in enumerate(counts):
