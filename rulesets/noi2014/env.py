@@ -125,11 +125,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng.seed(seed)
-        options = dict(options or {})
-        unknown = set(options) - {"wall"}
-        if unknown:
-            raise ValueError(f"reset options: unknown {sorted(unknown)} (the NOI 2014 "
-                             "environment takes only 'wall')")
+        options = dict(options or {})  # only "wall" is read (others are ignored)
         if "wall" in options:
             wall = check_wall(options["wall"])
             self.setup: dict[str, Any] = {"wall": list(wall)}

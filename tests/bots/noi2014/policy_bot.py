@@ -10,10 +10,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from rulesets.noi2014.env import policy_bot  # noqa: E402
-from rulesets.noi2014.seat_view import HU, N_ACTIONS  # noqa: E402
+from rulesets.noi2014.env import policy_bot
+from rulesets.noi2014.seat_view import HU, N_ACTIONS
 
 WEIGHTS = np.random.default_rng(25).normal(size=(N_ACTIONS, 20 * 27)).astype(np.float32)
 

@@ -132,4 +132,5 @@ def test_a_draw_offers_discards_kongs_and_a_win_the_engine_takes() -> None:
 
 if __name__ == "__main__":
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    print("decisions %d, responses tried %d, targets %d" % play_and_check(count, seed=1))
+    decisions, tried, targets = play_and_check(count, seed=1)
+    print(f"{count} games: decisions {decisions}, responses tried {tried}, targets {targets}")
