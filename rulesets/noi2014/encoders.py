@@ -69,20 +69,13 @@ class DefaultEncoder:
         decision = view.decision
         out = np.zeros(self.shape, dtype=np.float32)
         me = max(view.seat, 0)
-        out[0] = view.hand
-        seen = np.array(view.hand, dtype=np.float32)
-        for r in range(PLAYERS):
-            seat = (me + r) % PLAYERS
-            melded = view.melded[seat]
-            pool = view.pool[seat]
-            out[1 + r] = melded
-            out[5 + r] = pool
-            seen += out[1 + r]
-            seen += out[5 + r]
+        order = [(me + r) % PLAYERS for r in range(PLAYERS)]
+        out[:9] = [view.hand, *(view.melded[s] for s in order), *(view.pool[s] for s in order)]
+        out[9] = 4.0 - out[:9].sum(axis=0)  # mine, every meld, the table
+        out[:10] *= 0.25
+        for r, seat in enumerate(order):
             if view.active[seat]:
                 out[15 + r] = 1.0
-        out[9] = 4.0 - seen
-        out[:10] *= 0.25
         if view.tile >= 0 and decision in (DRAW, CLAIM, PUNG_DISCARD):
             out[10, view.tile] = 1.0
         if decision == DRAW:

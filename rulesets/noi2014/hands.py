@@ -63,6 +63,10 @@ def wins(counts: Sequence[int], melds: int) -> bool:
     """``is_winning`` of concealed tiles given as 27 counts in ``KINDS`` order."""
     if sum(counts) != 3 * (SETS - melds) + 2 or melds > SETS:
         return False
+    # sets keep a suit's tiles a multiple of 3; the pair's suit is the one left at 2
+    if sorted((sum(counts[0:9]) % 3, sum(counts[9:18]) % 3, sum(counts[18:27]) % 3)) \
+            != [0, 0, 2]:
+        return False
     for i, c in enumerate(counts):
         if c >= 2:
             rest = list(counts)

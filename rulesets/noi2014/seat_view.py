@@ -321,30 +321,56 @@ class SeatView:
     def target(self) -> str:
         """The nearest valid target hand (SPEC-noi2014 §5) as this seat answers ``4``."""
         me = self.seat
+        hand = self.hand
         caps = tuple(4 - self.melded[me][k] for k in range(N_KINDS))
         sets = 4 - len(self.melds)
         late = self._last_seen()
-        tables = [_suit_table(tuple(self.hand[9 * s:9 * s + 9]), caps[9 * s:9 * s + 9])
+        # Sets that touch a kind it holds, suit by suit; the sets and the pair still
+        # missing then go, as pungs and a pair, to kinds it holds none of (they keep
+        # nothing, whatever kinds they take: the latest-seen kinds with room).
+        tables = [_suit_table(tuple(hand[9 * s:9 * s + 9]), caps[9 * s:9 * s + 9], True)
                   for s in range(3)]
-        best: tuple[int, int] | None = None
-        pick: tuple[int, ...] = ()
-        for pair_suit in range(3):
-            for a in range(sets + 1):
-                for b in range(sets + 1 - a):
-                    split = (a, b, sets - a - b)
-                    got = [tables[s].get((split[s], int(s == pair_suit))) for s in range(3)]
-                    if any(g is None for g in got):
-                        continue
-                    kept = sum(g[0] for g in got if g is not None)
-                    counts = [c for g in got if g is not None for c in g[1]]
-                    chance = min((late[k] for k in range(N_KINDS) if counts[k] > self.hand[k]),
-                                 default=_FAR)
-                    if best is None or (kept, chance) > best:
-                        best, pick = (kept, chance), tuple(counts)
+        free = sorted((k for k in range(N_KINDS) if not hand[k]), key=lambda k: -late[k])
+        pick = self._pick(tables, sets, late, free, caps)
+        if pick is None:  # no room for them (hardly ever): every set, suit by suit
+            tables = [_suit_table(tuple(hand[9 * s:9 * s + 9]), caps[9 * s:9 * s + 9], False)
+                      for s in range(3)]
+            pick = self._pick(tables, sets, late, [], caps)
+        assert pick is not None
         lower = [KINDS[k].lower() for verb, k in self.melds
                  for _ in range(4 if verb == "GANG" else 3)]
         upper = [KINDS[k] for k in range(N_KINDS) for _ in range(pick[k])]
         return " ".join(lower + upper)
+
+    def _pick(self, tables: list[dict[tuple[int, int], tuple[int, tuple[int, ...]]]],
+              sets: int, late: list[int], free: list[int], caps: tuple[int, ...]
+              ) -> tuple[int, ...] | None:
+        """The best target's counts from the suits' tables: the most tiles kept, then the
+        latest smallest needed position; the sets and pair the suits leave out go to
+        ``free`` kinds (none given: the suits must hold them all)."""
+        best: tuple[int, int] | None = None
+        pick: tuple[int, ...] | None = None
+        hand = self.hand
+        rows = [sorted(t.items()) for t in tables]
+        for (sb, pb), (kb, cb) in rows[0]:
+            for (st, pt), (kt, ct) in rows[1]:
+                if sb + st > sets or pb + pt > 1:
+                    continue
+                for (sw, pw), (kw, cw) in rows[2]:
+                    used, pairs = sb + st + sw, pb + pt + pw
+                    if used > sets or pairs > 1 or (not free and (used, pairs) != (sets, 1)):
+                        continue
+                    kept = kb + kt + kw
+                    if best is not None and kept < best[0]:
+                        continue
+                    counts = list(cb + ct + cw)
+                    if not _fill(counts, free, caps, sets - used, 1 - pairs):
+                        continue
+                    chance = min((late[k] for k in range(N_KINDS) if counts[k] > hand[k]),
+                                 default=_FAR)
+                    if best is None or (kept, chance) > best:
+                        best, pick = (kept, chance), tuple(counts)
+        return pick
 
     def _last_seen(self) -> list[int]:
         """Each kind's last position in the chance sequence as far as this seat can tell:
@@ -366,34 +392,66 @@ class SeatView:
 _FAR = 1 << 30
 
 
+def _fill(counts: list[int], free: list[int], caps: tuple[int, ...], pungs: int,
+          pairs: int) -> bool:
+    """Put ``pungs`` pungs and ``pairs`` pairs on the ``free`` kinds, the first first, where
+    there is room; whether they all found room."""
+    for k in free:
+        if not pungs and not pairs:
+            break
+        if pungs and counts[k] + 3 <= caps[k]:
+            counts[k] += 3
+            pungs -= 1
+        elif pairs and counts[k] + 2 <= caps[k]:
+            counts[k] += 2
+            pairs -= 1
+    return not pungs and not pairs
+
+
 @lru_cache(maxsize=1 << 16)
-def _suit_table(hand: tuple[int, ...], caps: tuple[int, ...]
+def _suit_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
                 ) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
     """For each (sets, pairs) one suit's part of a target can have (0-4 sets, 0-1 pair,
     at most ``caps`` of each kind): the most of ``hand`` it keeps, and such a part (its 9
     counts). Exact: kind by kind, every way to start runs (at most two equal ones: three
     have the counts of three pungs) and place a pung or the pair, a state being (runs
-    started at the kind before, runs started two before, sets so far, pairs so far)."""
-    # state -> (kept, the count at each kind so far)
-    states: dict[tuple[int, int, int, int], tuple[int, tuple[int, ...]]] = {
-        (0, 0, 0, 0): (0, ())}
+    started at the kind before, runs started two before, sets so far, pairs so far).
+    ``touching``: only sets and a pair that touch a kind of ``hand``."""
+    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}  # state -> kept
+    levels: list[dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int], int]]] = []
     for i in range(9):
         cap, held = caps[i], hand[i]
-        runs_max = 3 if i <= 6 else 1  # three equal runs have the counts of three pungs
-        nxt: dict[tuple[int, int, int, int], tuple[int, tuple[int, ...]]] = {}
-        for (a, b, sets, pairs), (kept, counts) in states.items():
-            base = a + b
-            for runs in range(min(runs_max, 5 - sets)):
-                for pung in range(2 if sets + runs < 4 else 1):
-                    for pair in range(2 - pairs):
-                        count = base + runs + 3 * pung + 2 * pair
-                        if count > cap:
-                            break
-                        key = (runs, a, sets + runs + pung, pairs + pair)
-                        value = kept + (count if count < held else held)
-                        old = nxt.get(key)
-                        if old is None or value > old[0]:
-                            nxt[key] = (value, (*counts, count))
+        near = held or (i <= 6 and (hand[i + 1] or hand[i + 2]))
+        run_options = (0, 1, 2) if i <= 6 and (near or not touching) else (0,)
+        extras = ((0, 0), (1, 0), (0, 1)) if held or not touching else ((0, 0),)
+        nxt: dict[tuple[int, int, int, int], int] = {}
+        back: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int], int]] = {}
+        for state, kept in states.items():
+            a, b, sets, pairs = state
+            for runs in run_options:
+                started = sets + runs
+                low = a + b + runs
+                if started > 4 or low > cap:
+                    break
+                for pung, pair in extras:
+                    count = low + 3 * pung + 2 * pair
+                    if count > cap or started + pung > 4 or pairs + pair > 1:
+                        continue
+                    value = kept + (count if count < held else held)
+                    key = (runs, a, started + pung, pairs + pair)
+                    old = nxt.get(key)
+                    if old is None or value > old:
+                        nxt[key] = value
+                        back[key] = (state, count)
+        levels.append(back)
         states = nxt
-    return {(sets, pairs): got for (a, b, sets, pairs), got in states.items()
-            if a == b == 0}
+    table: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+    for key, kept in states.items():
+        if key[0] or key[1]:
+            continue
+        counts = [0] * 9
+        state = key
+        for i in range(8, -1, -1):
+            state, counts[i] = levels[i][state]
+        table[key[2], key[3]] = (kept, tuple(counts))
+    return table
