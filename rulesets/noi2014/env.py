@@ -138,7 +138,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         self.views = [SeatView() for _ in range(PLAYERS)]
         self.requests_of: list[list[str]] = [[] for _ in range(PLAYERS)]
         self.responses_of: list[list[str]] = [[] for _ in range(PLAYERS)]
-        self._players: list[list[dict[str, Any] | None]] = [[] for _ in range(PLAYERS)]
+        # per turn: its request or None (the responses are ``responses_of``, in order)
+        self._turns: list[list[str | None]] = [[] for _ in range(PLAYERS)]
         self._judge: list[dict[str, Any]] = [self.game.output()]
         self._asked: list[str | None] = [None] * PLAYERS
         self._replies: list[str | None] = [None] * PLAYERS
@@ -169,7 +170,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
                 view = views[seat]
                 view.see(request)
                 decision = view.decision
-                if decision == DRAW or (decision == CLAIM and len(view.legal()) > 1):
+                if decision == DRAW or (decision == CLAIM and view.can_claim()):
                     queue.append(seat)
                 elif decision == TARGET:
                     replies[seat] = view.target()
@@ -194,16 +195,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         assert game is not None
         out: list[Reply] = []
         for seat, request in enumerate(asked):
+            self._turns[seat].append(request)
             if request is None:
-                self._players[seat].append(None)
                 out.append(_NOBODY)
                 continue
             text = replies[seat]
             assert text is not None
             self.views[seat].did(request, text)
             self.responses_of[seat].append(text)
-            self._players[seat].append({"request": request, "response": text, "verdict": "OK",
-                                        "ms": 0, "debug": None, "cause": None})
             out.append(Reply("OK", text))
         self._judge.append(game.step(out))
 
@@ -304,8 +303,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         return {"ruleset": "noi2014", "setup": dict(self.setup), "wall": list(game.wall),
                 "number": 1, "group": 1, "order": list(range(PLAYERS)),
                 "about": "one game (the training environment)", "names": list(AGENTS),
-                "scores": game.scores, "players": [list(p) for p in self._players],
+                "scores": game.scores, "players": [self._entries(s) for s in range(PLAYERS)],
                 "judge": list(self._judge)}
+
+    def _entries(self, seat: int) -> list[dict[str, Any] | None]:
+        """A seat's lines of the record, one per turn (None: not asked)."""
+        answers = iter(self.responses_of[seat])
+        return [None if request is None else
+                {"request": request, "response": next(answers), "verdict": "OK", "ms": 0,
+                 "debug": None, "cause": None} for request in self._turns[seat]]
 
     def write_log(self, path: str | Path) -> Path:
         """Write the game as a NOI match's ``game.json`` (into ``path``, or

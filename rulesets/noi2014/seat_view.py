@@ -310,6 +310,16 @@ class SeatView:
             return [PLAY + k for k in range(N_KINDS) if hand[k] - (2 if k == kind else 0) > 0]
         return []
 
+    def can_claim(self) -> bool:
+        """At a claim: whether it has more than PASS (``len(legal()) > 1``, cheaper)."""
+        hand, kind = self.hand, self.tile
+        if hand[kind] >= 2:
+            return True
+        hand[kind] += 1
+        won = wins(hand, len(self.melds))
+        hand[kind] -= 1
+        return won
+
     def choose_pung(self) -> None:
         """It chose PENG (56) at a claim: the next decision is the discard after it."""
         if self.decision != CLAIM or PENG not in self.legal():
