@@ -427,28 +427,37 @@ def _suit_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
     have the counts of three pungs) and place a pung or the pair, a state being (runs
     started at the kind before, runs started two before, sets so far, pairs so far).
     ``touching``: only sets and a pair that touch a kind of ``hand``."""
-    states: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}  # state -> kept
-    levels: list[dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int], int]]] = []
+    # touching: no more sets than tiles held (a set that keeps nothing more goes to free
+    # kinds instead, or the full search runs)
+    most = min(4, sum(hand)) if touching else 4
+    # a state is one int: ((a * 3 + b) * 5 + sets) * 2 + pairs, a and b the runs started
+    # at the kind before and two before (0-2 each); it maps to the most kept so far
+    states: dict[int, int] = {0: 0}
+    levels: list[dict[int, tuple[int, int]]] = []  # state -> (the state before, the count)
     for i in range(9):
         cap, held = caps[i], hand[i]
         near = held or (i <= 6 and (hand[i + 1] or hand[i + 2]))
         run_options = (0, 1, 2) if i <= 6 and (near or not touching) else (0,)
-        extras = ((0, 0), (1, 0), (0, 1)) if held or not touching else ((0, 0),)
-        nxt: dict[tuple[int, int, int, int], int] = {}
-        back: dict[tuple[int, int, int, int], tuple[tuple[int, int, int, int], int]] = {}
+        extras = ((0, 0, 0), (3, 1, 0), (2, 0, 1)) if held or not touching else ((0, 0, 0),)
+        nxt: dict[int, int] = {}
+        back: dict[int, tuple[int, int]] = {}
         for state, kept in states.items():
-            a, b, sets, pairs = state
+            pairs = state & 1
+            sets = (state >> 1) % 5
+            ab = state // 10
+            a, b = divmod(ab, 3)
             for runs in run_options:
                 started = sets + runs
                 low = a + b + runs
-                if started > 4 or low > cap:
+                if started > most or low > cap:
                     break
-                for pung, pair in extras:
-                    count = low + 3 * pung + 2 * pair
-                    if count > cap or started + pung > 4 or pairs + pair > 1:
+                head = (runs * 3 + a) * 5
+                for more, pung, pair in extras:
+                    count = low + more
+                    if count > cap or started + pung > most or pairs + pair > 1:
                         continue
                     value = kept + (count if count < held else held)
-                    key = (runs, a, started + pung, pairs + pair)
+                    key = (head + started + pung) * 2 + pairs + pair
                     old = nxt.get(key)
                     if old is None or value > old:
                         nxt[key] = value
@@ -457,11 +466,11 @@ def _suit_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
         states = nxt
     table: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
     for key, kept in states.items():
-        if key[0] or key[1]:
+        if key >= 10:  # runs still open
             continue
         counts = [0] * 9
         state = key
         for i in range(8, -1, -1):
             state, counts[i] = levels[i][state]
-        table[key[2], key[3]] = (kept, tuple(counts))
+        table[(key >> 1) % 5, key & 1] = (kept, tuple(counts))
     return table
