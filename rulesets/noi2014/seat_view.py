@@ -418,11 +418,30 @@ def _fill(counts: list[int], free: list[int], caps: tuple[int, ...], pungs: int,
     return not pungs and not pairs
 
 
-@lru_cache(maxsize=1 << 16)
 def _suit_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
                 ) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
+    """``_window_table`` of the kinds a set touching ``hand`` can reach (two beyond the
+    first and last kinds held: the rest stays 0), so that suits held alike in different
+    places share a cached table."""
+    if not touching:
+        return _window_table(hand, caps, False)
+    held = [i for i in range(9) if hand[i]]
+    if not held:
+        return {(0, 0): (0, (0,) * 9)}
+    start, end = max(0, held[0] - 2), min(9, held[-1] + 3)
+    table = _window_table(hand[start:end], caps[start:end], True)
+    if start == 0 and end == 9:
+        return table
+    left, right = (0,) * start, (0,) * (9 - end)
+    return {key: (kept, left + counts + right) for key, (kept, counts) in table.items()}
+
+
+@lru_cache(maxsize=1 << 16)
+def _window_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
+                  ) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
     """For each (sets, pairs) one suit's part of a target can have (0-4 sets, 0-1 pair,
-    at most ``caps`` of each kind): the most of ``hand`` it keeps, and such a part (its 9
+    at most ``caps`` of each kind), of the kinds given (a suit's 9, or a run of them
+    that the sets cannot leave): the most of ``hand`` it keeps, and such a part (its
     counts). Exact: kind by kind, every way to start runs (at most two equal ones: three
     have the counts of three pungs) and place a pung or the pair, a state being (runs
     started at the kind before, runs started two before, sets so far, pairs so far).
@@ -434,10 +453,12 @@ def _suit_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
     # at the kind before and two before (0-2 each); it maps to the most kept so far
     states: dict[int, int] = {0: 0}
     levels: list[dict[int, tuple[int, int]]] = []  # state -> (the state before, the count)
-    for i in range(9):
+    size = len(hand)
+    for i in range(size):
         cap, held = caps[i], hand[i]
-        near = held or (i <= 6 and (hand[i + 1] or hand[i + 2]))
-        run_options = (0, 1, 2) if i <= 6 and (near or not touching) else (0,)
+        fits = i + 2 < size
+        near = held or (fits and (hand[i + 1] or hand[i + 2]))
+        run_options = (0, 1, 2) if fits and (near or not touching) else (0,)
         extras = ((0, 0, 0), (3, 1, 0), (2, 0, 1)) if held or not touching else ((0, 0, 0),)
         nxt: dict[int, int] = {}
         back: dict[int, tuple[int, int]] = {}
@@ -468,9 +489,9 @@ def _suit_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
     for key, kept in states.items():
         if key >= 10:  # runs still open
             continue
-        counts = [0] * 9
+        counts = [0] * size
         state = key
-        for i in range(8, -1, -1):
+        for i in range(size - 1, -1, -1):
             state, counts[i] = levels[i][state]
         table[(key >> 1) % 5, key & 1] = (kept, tuple(counts))
     return table
