@@ -17,7 +17,9 @@ draws. A draw is from the front, a kong's replacement from the back; a draw
 due with the wall empty ends the game. After a turn, ``_then`` (set when the
 turn was asked) says what comes next: a turn is data (its requests) plus that
 continuation, so ``step`` is: read every reply (a fault or an action), apply
-the faults, then go on.
+the faults, then go on. A continuation is data too (a method's name and its
+arguments, never a closure), so ``copy`` makes an independent game cheaply (a
+training environment tries every answer on copies).
 
 Replies are checked apart from being applied (``read_*`` return an action or
 a fault's cause). A fault (anything but an allowed answer, a tile not held,
@@ -40,7 +42,7 @@ Pure: no trio.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,7 +143,9 @@ class Game:
         self.result: Result | None = None
         self._requests: list[str | None] = [None] * PLAYERS
         self._asked: list[str | None] = [None] * PLAYERS  # the turn being stepped
-        self._then: Callable[[list[str | None]], None] = lambda replies: None
+        # What comes after the turn being asked: a method's name and its first arguments
+        # (it is called with them and the turn's replies).
+        self._then: tuple[str, tuple[Any, ...]] = ("_nothing", ())
         self._events: list[dict[str, Any]] = []
         for _ in range(3):
             for seat in range(PLAYERS):
@@ -151,7 +155,27 @@ class Game:
             self._take(seat)
         self._events.append({"act": "DEAL", "hands": [sorted_tiles(h.elements())
                                                        for h in self.hands]})
-        self._ask({seat: f"0 {seat}" for seat in range(PLAYERS)}, self._after_seat)
+        self._ask({seat: f"0 {seat}" for seat in range(PLAYERS)}, "_after_seat")
+
+    def copy(self) -> Game:
+        """An independent copy of the game as it stands (the wall, which no turn changes,
+        is shared): stepping it leaves this one as it was."""
+        new = Game.__new__(Game)
+        new.wall = self.wall
+        new.head, new.tail, new.turn = self.head, self.tail, self.turn
+        new.hands = [Counter(hand) for hand in self.hands]
+        new.melds = [list(melds) for melds in self.melds]
+        new.active = list(self.active)
+        new.winners = list(self.winners)
+        new.faults = list(self.faults)
+        new.discards = list(self.discards)
+        new.pool = list(self.pool)
+        new.result = self.result
+        new._requests = list(self._requests)
+        new._asked = list(self._asked)
+        new._then = self._then
+        new._events = list(self._events)
+        return new
 
     # --- the seam (server.seam.contract.TurnGame) -------------------------------------------------
 
@@ -193,9 +217,9 @@ class Game:
                     self._fault(seat, VERDICT_SAID.get(reply.verdict, reply.verdict))
             else:
                 texts[seat] = reply.response.strip(" \t").removesuffix("\r").strip(" \t")
-        then = self._then
+        name, args = self._then
         self._requests = [None] * PLAYERS
-        then(texts)
+        getattr(self, name)(*args, texts)
         return self.output()
 
     # --- state ---------------------------------------------------------------------------
@@ -235,9 +259,13 @@ class Game:
         self.hands[seat][tile] += 1
         return tile
 
-    def _ask(self, requests: dict[int, str], then: Callable[[list[str | None]], None]) -> None:
+    def _ask(self, requests: dict[int, str], then: str, *args: Any) -> None:
+        """Send ``requests``; their replies go to method ``then`` after ``args``."""
         self._requests = [requests.get(seat) for seat in range(PLAYERS)]
-        self._then = then
+        self._then = (then, args)
+
+    def _nothing(self, texts: list[str | None]) -> None:
+        """The continuation of a game that asks nothing more."""
 
     def _fault(self, seat: int, cause: str) -> None:
         if not self.active[seat]:
@@ -249,18 +277,18 @@ class Game:
     def _over(self) -> bool:
         return len(self.players_in()) <= 1
 
-    def _tell(self, seat: int, message: str, then: Callable[[], None]) -> None:
-        """``3 seat message`` to every other active player, each to answer PASS."""
+    def _tell(self, seat: int, message: str, then: str, *args: Any) -> None:
+        """``3 seat message`` to every other active player, each to answer PASS; then
+        method ``then`` with ``args``."""
         listeners = self.others(seat)
-
-        def after(texts: list[str | None]) -> None:
-            self._expect_pass(texts, "a notice")
-            then()
-
         if not listeners:
-            then()
+            getattr(self, then)(*args)
             return
-        self._ask({s: f"3 {seat} {message}" for s in listeners}, after)
+        self._ask({s: f"3 {seat} {message}" for s in listeners}, "_told", then, args)
+
+    def _told(self, then: str, args: tuple[Any, ...], texts: list[str | None]) -> None:
+        self._expect_pass(texts, "a notice")
+        getattr(self, then)(*args)
 
     # --- the turns -------------------------------------------------------------------------
 
@@ -277,7 +305,7 @@ class Game:
             return
         hands = {s: "1 " + " ".join(sorted_tiles(self.hands[s].elements()))
                  for s in self.players_in()}
-        self._ask(hands, self._after_hand)
+        self._ask(hands, "_after_hand")
 
     def _after_hand(self, texts: list[str | None]) -> None:
         self._expect_pass(texts, "its hand")
@@ -300,9 +328,10 @@ class Game:
         tile = self._take(seat, back)
         self._events.append({"act": "DRAW", "seat": seat, "tile": tile,
                              "from": "back" if back else "front"})
-        self._ask({seat: f"2 {tile}"}, lambda texts: self._after_draw(seat, texts[seat]))
+        self._ask({seat: f"2 {tile}"}, "_after_draw", seat)
 
-    def _after_draw(self, seat: int, text: str | None) -> None:
+    def _after_draw(self, seat: int, texts: list[str | None]) -> None:
+        text = texts[seat]
         if not self.active[seat]:  # its verdict was a fault: the next player draws
             self._next_after(seat)
             return
@@ -318,7 +347,7 @@ class Game:
             self._kong_on_turn(seat, tile)
         else:
             self._win(seat, None)
-            self._tell(seat, "HU SELF", lambda: self._next_after(seat))
+            self._tell(seat, "HU SELF", "_next_after", seat)
 
     def _discard(self, seat: int, tile: str) -> None:
         self.hands[seat][tile] -= 1
@@ -327,8 +356,8 @@ class Game:
         self._events.append({"act": "PLAY", "seat": seat, "tile": tile,
                              "position": len(self.discards)})
         asked = self.others(seat)
-        self._ask({s: f"3 {seat} PLAY {tile}" for s in asked},
-                  lambda texts: self._after_claims(seat, tile, asked, texts))
+        self._ask({s: f"3 {seat} PLAY {tile}" for s in asked}, "_after_claims", seat, tile,
+                  asked)
 
     def _kong_on_turn(self, seat: int, tile: str) -> None:
         melds = self.melds[seat]
@@ -342,7 +371,7 @@ class Game:
             melds[i] = Meld("GANG", tile, "added")
             how = "added"
         self._events.append({"act": "GANG", "seat": seat, "tile": tile, "how": how})
-        self._tell(seat, f"GANG {tile}", lambda: self._replacement(seat))
+        self._tell(seat, f"GANG {tile}", "_replacement", seat)
 
     def _replacement(self, seat: int) -> None:
         """After a kong its player draws from the back (if it is still in)."""
@@ -376,20 +405,20 @@ class Game:
         if claim.action == "HU":
             self.hands[seat][tile] += 1
             self._win(seat, tile, discarder)
-            self._tell(seat, f"HU {tile}", lambda: self._next_after(seat))
+            self._tell(seat, f"HU {tile}", "_next_after", seat)
         elif claim.action == "GANG":
             self.hands[seat][tile] -= 3
             self.melds[seat].append(Meld("GANG", tile, "exposed"))
             self._events.append({"act": "GANG", "seat": seat, "tile": tile, "how": "exposed",
                                  "from": discarder})
-            self._tell(seat, f"GANG {tile}", lambda: self._replacement(seat))
+            self._tell(seat, f"GANG {tile}", "_replacement", seat)
         else:
             then = claim.discard
             assert then is not None
             self.hands[seat][tile] -= 2
             self.melds[seat].append(Meld("PENG", tile, "exposed"))
             self._events.append({"act": "PENG", "seat": seat, "tile": tile, "from": discarder})
-            self._tell(seat, f"PENG {tile}", lambda: self._discard_after_pung(seat, then))
+            self._tell(seat, f"PENG {tile}", "_discard_after_pung", seat, then)
 
     def _discard_after_pung(self, seat: int, tile: str) -> None:
         if self._over():
@@ -415,7 +444,7 @@ class Game:
         if not remaining:
             self._settle(why, [None] * PLAYERS)
             return
-        self._ask(dict.fromkeys(remaining, "4"), lambda texts: self._settle(why, texts))
+        self._ask(dict.fromkeys(remaining, "4"), "_settle", why)
 
     def _settle(self, why: str, texts: list[str | None]) -> None:
         remaining = self.players_in()

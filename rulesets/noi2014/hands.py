@@ -56,12 +56,34 @@ def _sets_only(counts: tuple[int, ...]) -> bool:
 
 def is_winning(concealed: Mapping[str, int], melds: int) -> bool:
     """Whether ``concealed`` tiles with ``melds`` pungs/kongs make 4 sets and a pair."""
-    counts = _counts(concealed)
-    if sum(counts) != 3 * (SETS - melds) + 2 or melds > SETS:
+    return wins(_counts(concealed), melds)
+
+
+def wins(counts: Sequence[int], melds: int) -> bool:
+    """``is_winning`` of concealed tiles given as 27 counts in ``KINDS`` order. Sets keep
+    each suit's count a multiple of 3, so the pair is in the one suit left at 2 and each
+    suit is split on its own (the splits of a suit are cached)."""
+    if melds > SETS:
         return False
-    for i, c in enumerate(counts):
+    suits = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
+    sizes = [sum(suit) for suit in suits]
+    if sum(sizes) != 3 * (SETS - melds) + 2 or sorted(n % 3 for n in sizes) != [0, 0, 2]:
+        return False
+    for suit, size in zip(suits, sizes, strict=True):
+        if size % 3 == 0:
+            if not _sets_only(suit):
+                return False
+        elif not _pair_and_sets(suit):
+            return False
+    return True
+
+
+@lru_cache(maxsize=65536)
+def _pair_and_sets(suit: tuple[int, ...]) -> bool:
+    """Whether one suit's tiles split into a pair and sets."""
+    for i, c in enumerate(suit):
         if c >= 2:
-            rest = list(counts)
+            rest = list(suit)
             rest[i] -= 2
             if _sets_only(tuple(rest)):
                 return True

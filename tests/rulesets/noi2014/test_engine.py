@@ -447,3 +447,18 @@ def test_reading_replies_is_apart_from_applying_them():
     assert read_claim("PENG B1", "T1", Counter(WAIT_W5), 0) == ("PENG", "B1")
     assert read_claim("GANG", "T1", Counter(WAIT_W5), 0) == ("GANG",)
     assert read_claim("PASS", "T1", Counter(WAIT_W5), 0) is None
+
+
+def test_a_copy_of_a_game_plays_on_alone_and_the_original_is_unchanged():
+    game = Game(shuffled_wall(11))
+    while not any(r is not None and r.startswith("2 ") for r in game.requests()):
+        game.step([Reply("OK", "PASS")] * 4)
+    before = (game.requests(), game.output(), [dict(h) for h in game.hands], game.left)
+    copy = game.copy()
+    seat = next(s for s, r in enumerate(game.requests()) if r is not None)
+    tile = game.requests()[seat].split()[1]  # type: ignore[union-attr]
+    replies = [Reply("OK", f"PLAY {tile}" if s == seat else None) for s in range(4)]
+    out = copy.step(replies)
+    assert any(e["act"] == "PLAY" for e in out["events"])
+    assert (game.requests(), game.output(), [dict(h) for h in game.hands], game.left) == before
+    assert game.step(replies) == out  # the original, stepped alike, does the same

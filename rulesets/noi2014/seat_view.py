@@ -1,0 +1,497 @@
+"""One NOI 2014 seat's view of its game, its legal actions and the action codec.
+
+A ``SeatView`` is built only from what the seat's bot is told (SPEC-noi2014 §4):
+the requests it receives (``see``) and its own responses (``did``). It never
+reads the engine, so the same class runs inside a training environment and
+inside a real bot process (``rulesets.noi2014.env.policy_bot``), and a policy
+sees the same observation in both.
+
+What it keeps, incrementally (lists of 27 counts in ``KINDS`` order):
+
+* its seat, its concealed tiles (``hand``) and its melds;
+* every seat's melded tiles (``melded``; a concealed kong is told as
+  ``3 P GANG X`` too), every seat's discards still on the table (``pool``),
+  and the whole discard sequence (``discards``: the positions of the chance
+  value, SPEC §5; a player in the game is told every discard);
+* who is still in (``active``; winners leave; a fault is never told, so a
+  faulted player looks active), the winners in order;
+* the tiles left in the wall (``left``), counted from what it is told: its own
+  draws, and every other player's draw shown by what follows it (a discard not
+  after a pung, a concealed or added kong, a self-drawn win). Exact unless a
+  player faulted after drawing;
+* the decision now asked (``decision``: ``DRAW``, ``CLAIM``, ``PUNG_DISCARD``
+  once it chose to pung (``choose_pung``), ``TARGET``, or ``NONE`` for a request
+  whose only answer is PASS) and its tile.
+
+A claim of its own (pung, kong, win on a discard) is applied unless the very next
+request says another player won on that same tile (a win beats a pung or a kong,
+the nearest winner beats the others): the view settles it when that request comes.
+
+The action space: 58 discrete actions, the same at every decision.
+
+* 0-26, discard kind k (``KINDS[k]``: B1..B9, T1..T9, W1..W9): ``PLAY X``; at a
+  draw (X held), and at the discard after a pung (X held once the pung is made).
+* 27-53, kong of kind k on its own turn: ``GANG X``; at a draw, four X held
+  (concealed) or one X held and a pung of X (added).
+* 54, win: ``HU``; at a draw (its tiles win) or a discard (with it they win).
+* 55, pass: ``PASS``; at a discard (``3 P PLAY X``).
+* 56, pung the discard: ``PENG Y``, Y chosen next; at a discard, two X held.
+* 57, kong the discard: ``GANG``; at a discard, three X held.
+
+A pung's response (``PENG Y``) composes two choices, so it is two decisions: the
+pung (56) at the claim, then, at once and by the same seat, the discard (0-26,
+``PUNG_DISCARD``). The engine then checks the claims of all seats on that
+discard together: a win beats a kong beats a pung, and of equal claims the
+nearest seat after the discarder wins (``engine._apply_claim``); a claim that is
+beaten is simply not applied.
+
+The target hand (request ``4``) is no decision: ``target()`` answers the nearest
+valid target (the smallest distance, found exactly: a target keeps as many of
+its tiles as any can). Equally near targets are told apart, as far as cheaply
+possible, by the chance value this seat can estimate: of the ways to share the
+sets and the pair among the suits, the one whose needed kinds were last seen
+latest (within a suit the first best found is kept). Requests whose only
+answer is PASS are no decision either.
+
+Pure: no trio, no numpy.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rulesets.noi2014.hands import wins
+from rulesets.noi2014.tiles import KINDS
+
+N_KINDS = len(KINDS)  # 27
+PLAYERS = 4
+INDEX = {kind: i for i, kind in enumerate(KINDS)}
+WALL_AFTER_DEAL = 108 - 13 * PLAYERS  # 56
+
+# The actions.
+PLAY = 0  # + kind
+GANG = 27  # + kind
+HU = 54
+PASS = 55
+PENG = 56
+KONG = 57  # an exposed kong on a discard
+N_ACTIONS = 58
+
+# The decisions.
+NONE = 0  # only PASS is allowed (or not asked at all)
+DRAW = 1  # "2 C": discard, kong or win
+CLAIM = 2  # "3 P PLAY X": pass, win, kong or pung
+PUNG_DISCARD = 3  # after choosing PENG: the discard that goes with it
+TARGET = 4  # "4": the target hand (answered by ``target()``)
+
+
+def action_name(action: int) -> str:
+    """A short name of an action id (for messages and docs)."""
+    if PLAY <= action < PLAY + N_KINDS:
+        return f"PLAY {KINDS[action - PLAY]}"
+    if GANG <= action < GANG + N_KINDS:
+        return f"GANG {KINDS[action - GANG]}"
+    names = {HU: "HU", PASS: "PASS", PENG: "PENG", KONG: "GANG (on the discard)"}
+    if action in names:
+        return names[action]
+    raise ValueError(f"no action {action} (0..{N_ACTIONS - 1})")
+
+
+def response_of(action: int, discard: int | None = None) -> str:
+    """The response text an action says, whatever the decision (at the wrong decision the
+    engine refuses it): ``discard`` is the discard action (0-26) that follows a PENG."""
+    if PLAY <= action < PLAY + N_KINDS:
+        return f"PLAY {KINDS[action - PLAY]}"
+    if GANG <= action < GANG + N_KINDS:
+        return f"GANG {KINDS[action - GANG]}"
+    if action == HU:
+        return "HU"
+    if action == PASS:
+        return "PASS"
+    if action == KONG:
+        return "GANG"
+    if action == PENG:
+        if discard is None or not PLAY <= discard < PLAY + N_KINDS:
+            raise ValueError("a PENG composes a discard (an action 0-26) after it")
+        return f"PENG {KINDS[discard - PLAY]}"
+    raise ValueError(f"no action {action} (0..{N_ACTIONS - 1})")
+
+
+class SeatView:
+    """What one seat knows, from its requests and its own responses."""
+
+    __slots__ = ("_last_discard", "_pending", "_punged", "active", "decision", "discarder",
+                 "discards", "hand", "left", "melded", "melds", "pool", "pung_of", "seat",
+                 "tile", "winners")
+
+    def __init__(self) -> None:
+        self.seat = -1
+        self.hand = [0] * N_KINDS
+        self.melds: list[tuple[str, int]] = []  # ("PENG" | "GANG", kind), in order
+        self.melded = [[0] * N_KINDS for _ in range(PLAYERS)]  # by absolute seat
+        self.pung_of: list[set[int]] = [set() for _ in range(PLAYERS)]  # pungs still pungs
+        self.pool = [[0] * N_KINDS for _ in range(PLAYERS)]  # discards not claimed
+        self.discards: list[tuple[int, int]] = []  # (seat, kind), the whole sequence
+        self.active = [True] * PLAYERS
+        self.winners: list[int] = []
+        self.left = WALL_AFTER_DEAL
+        self.decision = NONE
+        self.tile = -1  # the drawn tile (DRAW) or the discard (CLAIM)
+        self.discarder = -1
+        self._last_discard: tuple[int, int] | None = None  # a discard no one has taken yet
+        self._punged = [False] * PLAYERS  # its next discard follows a pung (no draw)
+        self._pending: tuple[str, int, int] | None = None  # own claim: verb, tile, discard
+
+    # --- what it is told ------------------------------------------------------------------
+
+    def see(self, request: str) -> None:
+        """A request arrives (the next one to answer)."""
+        words = request.split()
+        if self._pending is not None:
+            self._settle(words)
+        self.decision = NONE
+        if not words:
+            return
+        head = words[0]
+        if head == "2" and len(words) == 2:
+            kind = INDEX[words[1]]
+            self.hand[kind] += 1
+            self.left -= 1
+            self.decision, self.tile = DRAW, kind
+            self._last_discard = None
+        elif head == "3" and len(words) >= 3:
+            self._notice(int(words[1]), words[2], words[3] if len(words) > 3 else "")
+        elif head == "0" and len(words) == 2:
+            self.seat = int(words[1])
+        elif head == "1":
+            self.hand = [0] * N_KINDS
+            for code in words[1:]:
+                self.hand[INDEX[code]] += 1
+        elif head == "4":
+            self.decision = TARGET
+
+    def _notice(self, seat: int, verb: str, what: str) -> None:
+        if verb == "PLAY":
+            kind = INDEX[what]
+            self.discards.append((seat, kind))
+            self.pool[seat][kind] += 1
+            if self._punged[seat]:
+                self._punged[seat] = False
+            else:
+                self.left -= 1
+            self._last_discard = (seat, kind)
+            if seat != self.seat:
+                self.decision, self.tile, self.discarder = CLAIM, kind, seat
+            return
+        if verb == "HU" and what == "SELF":
+            self.left -= 1
+            self._leaves(seat)
+            self._last_discard = None
+            return
+        kind = INDEX[what]
+        taken = self._last_discard is not None and self._last_discard[1] == kind
+        if taken and verb in ("PENG", "GANG", "HU"):
+            assert self._last_discard is not None
+            self.pool[self._last_discard[0]][kind] -= 1
+        if verb == "PENG":
+            self.melded[seat][kind] += 3
+            self.pung_of[seat].add(kind)
+            self._punged[seat] = True
+        elif verb == "GANG":
+            if not taken:  # concealed or added: after a draw of its own
+                self.left -= 1
+            if kind in self.pung_of[seat] and not taken:
+                self.pung_of[seat].discard(kind)
+                self.melded[seat][kind] += 1
+            else:
+                self.melded[seat][kind] += 4
+        elif verb == "HU":
+            self._leaves(seat)
+        self._last_discard = None
+
+    def _leaves(self, seat: int) -> None:
+        if self.active[seat]:
+            self.active[seat] = False
+            self.winners.append(seat)
+
+    def did(self, request: str, response: str) -> None:
+        """Its own answer to ``request`` (already seen)."""
+        said = response.split()
+        if not said:
+            return
+        if self.decision == DRAW:
+            if said[0] == "PLAY" and len(said) == 2:
+                self._discard(INDEX[said[1]])
+            elif said[0] == "GANG" and len(said) == 2:
+                kind = INDEX[said[1]]
+                me = self.seat
+                if self.hand[kind] == 4:
+                    self.hand[kind] = 0
+                    self.melds.append(("GANG", kind))
+                    self.melded[me][kind] += 4
+                else:
+                    self.hand[kind] -= 1
+                    self.melds = [("GANG", k) if (v, k) == ("PENG", kind) else (v, k)
+                                  for v, k in self.melds]
+                    self.pung_of[me].discard(kind)
+                    self.melded[me][kind] += 1
+                self._last_discard = None
+            elif said == ["HU"]:
+                self._leaves(self.seat)
+        elif self.decision in (CLAIM, PUNG_DISCARD) and said[0] in ("PENG", "GANG", "HU"):
+            then = INDEX[said[1]] if said[0] == "PENG" and len(said) == 2 else -1
+            self._pending = (said[0], self.tile, then)
+        self.decision = NONE
+
+    def _discard(self, kind: int) -> None:
+        self.hand[kind] -= 1
+        self.discards.append((self.seat, kind))
+        self.pool[self.seat][kind] += 1
+        self._last_discard = (self.seat, kind)
+
+    def _settle(self, words: list[str]) -> None:
+        """Was its own claim applied? Not if another player won on that tile."""
+        assert self._pending is not None
+        verb, kind, then = self._pending
+        self._pending = None
+        if len(words) == 4 and words[0] == "3" and words[2] == "HU" and words[3] == KINDS[kind]:
+            return
+        me = self.seat
+        if self._last_discard is not None and self._last_discard[1] == kind:
+            self.pool[self._last_discard[0]][kind] -= 1
+        self._last_discard = None
+        if verb == "PENG":
+            self.hand[kind] -= 2
+            self.melds.append(("PENG", kind))
+            self.melded[me][kind] += 3
+            self.pung_of[me].add(kind)
+            self._discard(then)
+        elif verb == "GANG":
+            self.hand[kind] -= 3
+            self.melds.append(("GANG", kind))
+            self.melded[me][kind] += 4
+        else:
+            self._leaves(me)
+
+    def claim_applied(self) -> None:
+        """Settle a claim of its own now (the game told it nothing after: it won, or the
+        game ended). A real bot never needs this; an environment's last observation does."""
+        if self._pending is not None:
+            self._settle([])
+
+    # --- its legal actions ------------------------------------------------------------
+
+    def legal(self) -> list[int]:
+        """The actions the engine accepts at the decision now asked (none at NONE/TARGET)."""
+        hand = self.hand
+        if self.decision == DRAW:
+            out = [PLAY + k for k in range(N_KINDS) if hand[k]]
+            me = self.pung_of[self.seat]
+            out += [GANG + k for k in range(N_KINDS)
+                    if hand[k] == 4 or (hand[k] and k in me)]
+            if wins(hand, len(self.melds)):
+                out.append(HU)
+            return out
+        if self.decision == CLAIM:
+            kind = self.tile
+            out = [PASS]
+            hand[kind] += 1
+            if wins(hand, len(self.melds)):
+                out.append(HU)
+            hand[kind] -= 1
+            if hand[kind] >= 2:
+                out.append(PENG)
+            if hand[kind] >= 3:
+                out.append(KONG)
+            out.sort()
+            return out
+        if self.decision == PUNG_DISCARD:
+            kind = self.tile
+            return [PLAY + k for k in range(N_KINDS) if hand[k] - (2 if k == kind else 0) > 0]
+        return []
+
+    def can_claim(self) -> bool:
+        """At a claim: whether it has more than PASS (``len(legal()) > 1``, cheaper)."""
+        hand, kind = self.hand, self.tile
+        if hand[kind] >= 2:
+            return True
+        hand[kind] += 1
+        won = wins(hand, len(self.melds))
+        hand[kind] -= 1
+        return won
+
+    def choose_pung(self) -> None:
+        """It chose PENG (56) at a claim: the next decision is the discard after it."""
+        if self.decision != CLAIM or PENG not in self.legal():
+            raise ValueError("a pung is chosen at a claim where it is legal")
+        self.decision = PUNG_DISCARD
+
+    # --- the target hand ----------------------------------------------------------------
+
+    def target(self) -> str:
+        """The nearest valid target hand (SPEC-noi2014 §5) as this seat answers ``4``."""
+        me = self.seat
+        hand = self.hand
+        caps = tuple(4 - self.melded[me][k] for k in range(N_KINDS))
+        sets = 4 - len(self.melds)
+        late = self._last_seen()
+        # Sets that touch a kind it holds, suit by suit; the sets and the pair still
+        # missing then go, as pungs and a pair, to kinds it holds none of (they keep
+        # nothing, whatever kinds they take: the latest-seen kinds with room).
+        tables = [_suit_table(tuple(hand[9 * s:9 * s + 9]), caps[9 * s:9 * s + 9], True)
+                  for s in range(3)]
+        free = sorted((k for k in range(N_KINDS) if not hand[k]), key=lambda k: -late[k])
+        pick = self._pick(tables, sets, late, free, caps)
+        if pick is None:  # no room for them (hardly ever): every set, suit by suit
+            tables = [_suit_table(tuple(hand[9 * s:9 * s + 9]), caps[9 * s:9 * s + 9], False)
+                      for s in range(3)]
+            pick = self._pick(tables, sets, late, [], caps)
+        assert pick is not None
+        lower = [KINDS[k].lower() for verb, k in self.melds
+                 for _ in range(4 if verb == "GANG" else 3)]
+        upper = [KINDS[k] for k in range(N_KINDS) for _ in range(pick[k])]
+        return " ".join(lower + upper)
+
+    def _pick(self, tables: list[dict[tuple[int, int], tuple[int, tuple[int, ...]]]],
+              sets: int, late: list[int], free: list[int], caps: tuple[int, ...]
+              ) -> tuple[int, ...] | None:
+        """The best target's counts from the suits' tables: the most tiles kept, then the
+        latest smallest needed position; the sets and pair the suits leave out go to
+        ``free`` kinds (none given: the suits must hold them all)."""
+        best: tuple[int, int] | None = None
+        pick: tuple[int, ...] | None = None
+        hand = self.hand
+        rows = [sorted(t.items()) for t in tables]
+        for (sb, pb), (kb, cb) in rows[0]:
+            for (st, pt), (kt, ct) in rows[1]:
+                if sb + st > sets or pb + pt > 1:
+                    continue
+                for (sw, pw), (kw, cw) in rows[2]:
+                    used, pairs = sb + st + sw, pb + pt + pw
+                    if used > sets or pairs > 1 or (not free and (used, pairs) != (sets, 1)):
+                        continue
+                    kept = kb + kt + kw
+                    if best is not None and kept < best[0]:
+                        continue
+                    counts = list(cb + ct + cw)
+                    if not _fill(counts, free, caps, sets - used, 1 - pairs):
+                        continue
+                    chance = min((late[k] for k in range(N_KINDS) if counts[k] > hand[k]),
+                                 default=_FAR)
+                    if best is None or (kept, chance) > best:
+                        best, pick = (kept, chance), tuple(counts)
+        return pick
+
+    def _last_seen(self) -> list[int]:
+        """Each kind's last position in the chance sequence as far as this seat can tell:
+        the end position if it or a meld holds one (or the wall is empty and a copy is
+        unseen), else the last discard of it, else 0."""
+        end = len(self.discards) + 1
+        late = [0] * N_KINDS
+        for position, (_, kind) in enumerate(self.discards, start=1):
+            late[kind] = position
+        seen = [self.hand[k] + sum(m[k] for m in self.melded) + sum(p[k] for p in self.pool)
+                for k in range(N_KINDS)]
+        for k in range(N_KINDS):
+            if self.hand[k] or any(m[k] for m in self.melded) or \
+                    (self.left <= 0 and seen[k] < 4):
+                late[k] = end
+        return late
+
+
+_FAR = 1 << 30
+
+
+def _fill(counts: list[int], free: list[int], caps: tuple[int, ...], pungs: int,
+          pairs: int) -> bool:
+    """Put ``pungs`` pungs and ``pairs`` pairs on the ``free`` kinds, the first first, where
+    there is room; whether they all found room."""
+    for k in free:
+        if not pungs and not pairs:
+            break
+        if pungs and counts[k] + 3 <= caps[k]:
+            counts[k] += 3
+            pungs -= 1
+        elif pairs and counts[k] + 2 <= caps[k]:
+            counts[k] += 2
+            pairs -= 1
+    return not pungs and not pairs
+
+
+def _suit_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
+                ) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
+    """``_window_table`` of the kinds a set touching ``hand`` can reach (two beyond the
+    first and last kinds held: the rest stays 0), so that suits held alike in different
+    places share a cached table."""
+    if not touching:
+        return _window_table(hand, caps, False)
+    held = [i for i in range(9) if hand[i]]
+    if not held:
+        return {(0, 0): (0, (0,) * 9)}
+    start, end = max(0, held[0] - 2), min(9, held[-1] + 3)
+    table = _window_table(hand[start:end], caps[start:end], True)
+    if start == 0 and end == 9:
+        return table
+    left, right = (0,) * start, (0,) * (9 - end)
+    return {key: (kept, left + counts + right) for key, (kept, counts) in table.items()}
+
+
+@lru_cache(maxsize=1 << 16)
+def _window_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
+                  ) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
+    """For each (sets, pairs) one suit's part of a target can have (0-4 sets, 0-1 pair,
+    at most ``caps`` of each kind), of the kinds given (a suit's 9, or a run of them
+    that the sets cannot leave): the most of ``hand`` it keeps, and such a part (its
+    counts). Exact: kind by kind, every way to start runs (at most two equal ones: three
+    have the counts of three pungs) and place a pung or the pair, a state being (runs
+    started at the kind before, runs started two before, sets so far, pairs so far).
+    ``touching``: only sets and a pair that touch a kind of ``hand``."""
+    # touching: no more sets than tiles held (a set that keeps nothing more goes to free
+    # kinds instead, or the full search runs)
+    most = min(4, sum(hand)) if touching else 4
+    # a state is one int: ((a * 3 + b) * 5 + sets) * 2 + pairs, a and b the runs started
+    # at the kind before and two before (0-2 each); it maps to the most kept so far
+    states: dict[int, int] = {0: 0}
+    levels: list[dict[int, tuple[int, int]]] = []  # state -> (the state before, the count)
+    size = len(hand)
+    for i in range(size):
+        cap, held = caps[i], hand[i]
+        fits = i + 2 < size
+        near = held or (fits and (hand[i + 1] or hand[i + 2]))
+        run_options = (0, 1, 2) if fits and (near or not touching) else (0,)
+        extras = ((0, 0, 0), (3, 1, 0), (2, 0, 1)) if held or not touching else ((0, 0, 0),)
+        nxt: dict[int, int] = {}
+        back: dict[int, tuple[int, int]] = {}
+        for state, kept in states.items():
+            pairs = state & 1
+            sets = (state >> 1) % 5
+            ab = state // 10
+            a, b = divmod(ab, 3)
+            for runs in run_options:
+                started = sets + runs
+                low = a + b + runs
+                if started > most or low > cap:
+                    break
+                head = (runs * 3 + a) * 5
+                for more, pung, pair in extras:
+                    count = low + more
+                    if count > cap or started + pung > most or pairs + pair > 1:
+                        continue
+                    value = kept + (count if count < held else held)
+                    key = (head + started + pung) * 2 + pairs + pair
+                    old = nxt.get(key)
+                    if old is None or value > old:
+                        nxt[key] = value
+                        back[key] = (state, count)
+        levels.append(back)
+        states = nxt
+    table: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+    for key, kept in states.items():
+        if key >= 10:  # runs still open
+            continue
+        counts = [0] * size
+        state = key
+        for i in range(size - 1, -1, -1):
+            state, counts[i] = levels[i][state]
+        table[(key >> 1) % 5, key & 1] = (kept, tuple(counts))
+    return table
