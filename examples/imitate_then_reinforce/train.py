@@ -70,7 +70,7 @@ class Budget:
     @classmethod
     def tiny(cls, hands: int = 40) -> Budget:
         """A budget for a test: ``hands`` imitation hands, as many policy-gradient ones."""
-        return cls(hands=hands, epochs=4, batch=64, hidden=8, tile_hidden=8, rl_hands=hands,
+        return cls(hands=hands, epochs=8, batch=64, hidden=8, tile_hidden=8, rl_hands=hands,
                    rl_batch=max(hands // 4, 1), eval_hands=4)
 
 
