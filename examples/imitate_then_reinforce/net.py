@@ -131,6 +131,9 @@ def save(params: Params, path: str | Path) -> None:
 
 def load(path: str | Path) -> Params:
     """Read weights written by ``save`` (as float32), checking their shapes."""
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"no weights at {path}: run "
+                                "examples/imitate_then_reinforce/train.py to write them")
     with np.load(path) as data:
         missing = [k for k in NAMES if k not in data]
         if missing:
