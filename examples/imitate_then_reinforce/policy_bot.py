@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""The trained policy as a bot of the default ruleset: the one documented step.
+
+``policy(observation, mask)`` plays the most probable legal action of the
+network in ``net.py`` with the weights ``train.py`` wrote (``weights.npz`` beside
+this file); ``policy_bot`` turns it into a bot class, on the default encoding:
+
+* in-process: ``server simulate --bots
+  examples/imitate_then_reinforce/policy_bot.py:PolicyBot,random,random,random``
+* as a program: ``python3 examples/imitate_then_reinforce/policy_bot.py`` (a bot
+  command of ``server match``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run by path: the repository root on the import path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import numpy as np
+import numpy.typing as npt
+
+from examples.imitate_then_reinforce import net
+from rulesets.default.env import policy_bot
+
+WEIGHTS = Path(__file__).resolve().parent / "weights.npz"
+PARAMS = net.load(WEIGHTS)
+
+
+def policy(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> int:
+    return net.best_action(PARAMS, observation, mask)
+
+
+PolicyBot = policy_bot(policy)
+
+if __name__ == "__main__":
+    sys.exit(PolicyBot.main())
