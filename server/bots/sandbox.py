@@ -195,13 +195,15 @@ def absolute_argv(argv: Iterable[str], cwd: Path | None = None) -> list[str]:
     """Arguments naming existing files made absolute: the bot runs in another folder.
 
     The program itself only when it is a path (``python3`` is looked up on PATH).
+    Symbolic links are kept, not followed: ``.venv/bin/python`` must stay the virtual
+    environment's Python (followed, it is the system's, without the venv's packages).
     """
     base = cwd or Path.cwd()
     out: list[str] = []
     for arg in argv:
         if arg and not arg.startswith("-") and not os.path.isabs(arg) \
                 and ("/" in arg or out) and _exists(base / arg):
-            out.append(str((base / arg).resolve()))
+            out.append(os.path.abspath(base / arg))
         else:
             out.append(arg)
     return out

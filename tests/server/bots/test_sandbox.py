@@ -19,7 +19,7 @@ import pytest
 import trio
 
 from server.bots.processes import ProcessPeer
-from server.bots.sandbox import BotLimits, SandboxError
+from server.bots.sandbox import BotLimits, SandboxError, absolute_argv
 from server.bots.seats import ProcessLauncher, Sandbox, SeatRequest
 from tests.server.bots.test_hostile import bwrap_or_skip, no_leftovers  # noqa: F401 (an autouse fixture)
 
@@ -202,3 +202,17 @@ def test_a_bot_another_table_registers_while_a_sweep_reads_proc_is_spared(
     finally:
         newcomer.kill()
         newcomer.wait()
+
+
+def test_a_relative_program_path_is_made_absolute_without_following_its_link(
+        tmp_path: Path) -> None:
+    """``.venv/bin/python bot.py``: the venv's python is a link to the system's, and
+    followed it would run without the venv's packages."""
+    (tmp_path / "venv" / "bin").mkdir(parents=True)
+    (tmp_path / "real-python").write_text("")
+    (tmp_path / "venv" / "bin" / "python").symlink_to(tmp_path / "real-python")
+    (tmp_path / "bot.py").write_text("")
+    argv = absolute_argv(["venv/bin/python", "./bot.py", "-v", "missing.py"],
+                         cwd=tmp_path)
+    assert argv == [str(tmp_path / "venv" / "bin" / "python"), str(tmp_path / "bot.py"),
+                    "-v", "missing.py"]
