@@ -75,6 +75,17 @@ def chi_action(suit: int, middle: int, claimed: int) -> int:
     return CHI + 21 * suit + 3 * (middle - 2) + claimed - middle + 1
 
 
+def claimed_tile(action: int) -> str:
+    """The discard a CHI, PENG or GANG (claimed kong) action takes."""
+    if CHI <= action < PENG:
+        suit, rest = divmod(action - CHI, 21)
+        middle, k = divmod(rest, 3)
+        return f"{SUIT_ORDER[suit]}{middle + 1 + k}"
+    if PENG <= action < ANGANG:
+        return TILE_LIST[(action - PENG) % N_TILES]
+    raise ValueError(f"{action} is no claim of a discard")
+
+
 def describe(action: int) -> str:
     """An action as words: ``PLAY W1``, ``CHI T3 (claimed T2)``, ``PENG J1``..."""
     if action == PASS:
@@ -588,6 +599,9 @@ class SeatView:
             return "HU"
         if PLAY <= action < CHI:
             return f"PLAY {TILE_LIST[action - PLAY]}"
+        if CHI <= action < ANGANG and claimed_tile(action) != self.tile:
+            raise ValueError(f"{describe(action)} claims another tile than the discard "
+                             f"{self.tile or '(none)'}: no response says it")
         if CHI <= action < GANG:
             if discard is None or not PLAY <= discard < CHI:
                 raise ValueError(f"{describe(action)} needs its discard (a PLAY action)")
