@@ -192,6 +192,11 @@ class Judge:
             self._stage -= 8
 
     def _take_discard(self, replies: Sequence[Reply], discarder: int) -> None:
+        if all(reply.verdict == "OK" and reply.response == "PASS" for reply in replies):
+            # everyone passed: the steps below would find nothing (the common turn, made short)
+            self._stage = (discarder + 1) % 4
+            self._show(self._last_tile, 1)
+            return
         self._expect_pass(replies[discarder], discarder)
         for k in (1, 2, 3):
             seat = (discarder + k) % 4

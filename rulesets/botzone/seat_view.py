@@ -238,6 +238,8 @@ class SeatView:
         self._last_response = ""
         self._legal: list[int] | None = None
         self._undo: tuple[int, int, bytearray] | None = None
+        self._tile_at = -1  # the tile row's one, -1: none
+        self._kind_shown = 0  # the decision code in the planes
 
     # --- what the view holds --------------------------------------------------------
 
@@ -459,10 +461,15 @@ class SeatView:
             self.packs.append(["GANG", tile, 0])
 
     def _set_tile(self, t: int) -> None:
+        shown = self._tile_at
+        if t == shown:
+            return
         row = ROW_TILE * N_TILES
-        self.planes[row:row + N_TILES] = bytes(N_TILES)
+        if shown >= 0:
+            self.planes[row + shown] = 0
         if t >= 0:
             self.planes[row + t] = 1
+        self._tile_at = t
 
     def _scalars(self) -> None:
         """Every scalar of the planes (after the deal; later changes are made in place)."""
@@ -476,10 +483,11 @@ class SeatView:
         self._set_kind()
 
     def _set_kind(self) -> None:
-        base = ROW_SCALARS * N_TILES + S_KIND
-        planes = self.planes
-        planes[base:base + 5] = _KIND_BYTES[self.kind if self.kind != DRAW or
-                                            not self.about_kong else 5]
+        code = self.kind if self.kind != DRAW or not self.about_kong else 5
+        if code != self._kind_shown:
+            base = ROW_SCALARS * N_TILES + S_KIND
+            self.planes[base:base + 5] = _KIND_BYTES[code]
+            self._kind_shown = code
 
     # --- claims: the first of a claim's two decisions ---------------------------------
 
@@ -510,6 +518,7 @@ class SeatView:
         del self.melds[self.seat][melds:]
         del self.packs[packs:]
         self.planes[:] = planes
+        self._kind_shown = -1
         self.kind = DISCARD
         self._undo = None
         self._legal = None
