@@ -32,6 +32,8 @@ def main(argv: list[str]) -> int:
             decisions += d
             checked += c
             ends[str(info["end"])] = ends.get(str(info["end"]), 0) + 1
+            if (seed - first + 1) % 100 == 0:
+                print(f"  {variant}: {seed - first + 1} games checked", flush=True)
         print(f"{variant}: {games} games, {decisions} decisions, {checked} actions checked "
               f"against the judge, all agree; ends {ends} "
               f"({time.perf_counter() - start:.0f} s)", flush=True)

@@ -37,7 +37,7 @@ from rulesets.botzone.seat_view import (
 from server.seam.contract import Reply
 from tests.datadir import botzone_games
 
-GAMES = 30
+GAMES = 20
 """Games per variant checked action by action in the suite (about 0.25 s each)."""
 
 
