@@ -7,6 +7,9 @@ The pure core of the ``botzone`` ruleset (SPEC-botzone): tiles and walls
 reading and describing a game record or match folder), ``rules`` (the turn
 driver's hooks, ``--initdata``), then ``play``, ``replay``, ``page``,
 ``report`` and ``verify``; at the top ``ruleset`` (``RULESET``, found by the
-registry), which no module of the package imports. Nothing is imported here,
+registry), which no module of the package imports. For training (the ``rl`` extra):
+``seat_view`` (a seat's view, its legal actions, the 235-action codec; pure),
+``encoders``, ``env`` (the PettingZoo environment, policies as bots) and
+``course_env`` (the PKU course's ``MahjongGBEnv`` on the judge). Nothing is imported here,
 so listing the ruleset costs nothing.
 """

@@ -68,9 +68,14 @@ class Judge:
     """One game of Botzone's judge: ``output()`` and ``requests()`` now, ``step`` to go on."""
 
     def __init__(
-        self, variant: str, initdata: Mapping[str, object] | None, *, now: int | None = None
+        self, variant: str, initdata: Mapping[str, object] | None, *, now: int | None = None,
+        display_fans: bool = True,
     ) -> None:
+        """``display_fans=False`` skips the display-only fan values (``canHu`` stays -4 where
+        the official judge shows one): every request, score and other display field is the
+        same, at a fraction of the cost (the training environment's judge)."""
         check_variant(variant)
+        self.display_fans = display_fans
         calculator()  # a missing PyMahjongGB is known before the game starts
         settled = settle(variant, initdata, int(time.time()) if now is None else now)
         self.variant = variant
@@ -111,6 +116,19 @@ class Judge:
         }
 
     # --- the public turn ------------------------------------------------------------
+
+    def copy(self) -> Judge:
+        """An independent copy of the game as it stands (what-if steps, property tests)."""
+        twin = object.__new__(Judge)
+        twin.__dict__.update(self.__dict__)
+        twin.initdata = dict(self.initdata)
+        twin._walls = [list(wall) for wall in self._walls]
+        twin._hands = [list(hand) for hand in self._hands]
+        twin._melds = [[_Meld(m.kind, m.tile, m.offer) for m in melds] for melds in self._melds]
+        twin._flowers = [list(flowers) for flowers in self._flowers]
+        twin._shown = dict(self._shown)
+        twin.scores = None if self.scores is None else list(self.scores)
+        return twin
 
     def output(self) -> dict[str, Any]:
         """This turn's judge output, as Botzone's judge prints it (do not mutate)."""
@@ -174,6 +192,11 @@ class Judge:
             self._stage -= 8
 
     def _take_discard(self, replies: Sequence[Reply], discarder: int) -> None:
+        if all(reply.verdict == "OK" and reply.response == "PASS" for reply in replies):
+            # everyone passed: the steps below would find nothing (the common turn, made short)
+            self._stage = (discarder + 1) % 4
+            self._show(self._last_tile, 1)
+            return
         self._expect_pass(replies[discarder], discarder)
         for k in (1, 2, 3):
             seat = (discarder + k) % 4
@@ -349,7 +372,8 @@ class Judge:
             else:
                 self._last_op = display["action"] = "DRAW"
                 content = [f"2 {tile}" if seat == stage else f"3 {stage} DRAW" for seat in range(4)]
-                display["canHu"][stage] = self._fan(stage)[0]
+                if self.display_fans:
+                    display["canHu"][stage] = self._fan(stage)[0]
         elif stage < 8:
             player = stage - 4
             op = self._last_op
@@ -364,7 +388,8 @@ class Judge:
             else:
                 text = f"3 {player} {op} {self._last_tile}"
             content = [text] * 4
-            display["canHu"] = [self._fan(seat)[0] for seat in range(4)]
+            if self.display_fans:
+                display["canHu"] = [self._fan(seat)[0] for seat in range(4)]
         else:
             player = stage - 8
             if self._claim_wall_empty():
@@ -372,7 +397,7 @@ class Judge:
             op = "GANG"
             if self._last_op != "GANG" and self._last_bugang:
                 op = f"BUGANG {self._last_tile}"
-                for seat in range(4):
+                for seat in range(4 if self.display_fans else 0):
                     if seat != player:
                         display["canHu"][seat] = self._fan(seat)[0]
             display["action"] = "GANG" if self._last_op == "GANG" else "BUGANG"

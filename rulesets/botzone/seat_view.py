@@ -1,0 +1,657 @@
+"""One seat's view of a Botzone Mahjong game, its legal actions, and the 235-action codec.
+
+Pure (no numpy). A ``SeatView`` is built only from what a Botzone bot is told:
+the requests it receives, in order (``update``), and its own responses
+(``respond``; only a concealed kong's tile is learnt from one). It keeps the
+hand, every seat's melds (with who offered), discards and flowers, the
+prevailing and seat winds, the tiles left in each wall as a bot can count them,
+the judge's visible count of each tile (for 和绝张), the tile being decided on
+and whether this draw follows one's own kong. The same class runs inside the
+training environment and inside a policy bot playing a real match.
+
+The legal actions (``legal_actions``) are exactly what the judge accepts from
+this seat at this request when the other seats pass (SPEC-botzone sections
+3-6 and 10): HU only when the judge's own fan calculator, with the judge's
+flags (self-drawn, fourth tile, about kong, wall last, seat and prevailing
+wind), counts at least 8 fans besides the flowers; kongs and claims refused on
+an empty wall (classic: the one wall; duplicate: a claim needs the wall of the
+seat after the discarder, a kong on one's own draw one's own wall and the
+next); CHI only from the seat after the discarder; HU on a kong only to rob an
+added kong.
+
+The action codec is the PKU course's layout (tiles in the order W1-9, T1-9,
+B1-9, F1-4, J1-3, index t = 0..33):
+
+    0          PASS
+    1          HU
+    2 + t      PLAY t          (on one's own draw, or the discard after PENG/CHI)
+    36 + 21s + 3(m-2) + k      CHI: suit s in W, T, B; middle number m = 2..8;
+               k = claimed number - m + 1 (0: the claimed tile is the lowest)
+    99 + t     PENG t          (the discard t)
+    133 + t    GANG t          (a kong claimed on the discard t)
+    167 + t    ANGANG t        (a concealed kong on one's own draw)
+    201 + t    BUGANG t        (an added kong on one's own draw)
+
+A PENG or CHI is two decisions: the claim, then the discard from the view
+after the claim (``claim`` applies it, ``unclaim`` takes it back when another
+seat's claim won); ``response`` composes Botzone's one response
+("PENG X" / "CHI M X") from both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rulesets.botzone.fans import Pack, calculate
+
+N_ACTIONS = 235
+PASS, HU, PLAY, CHI, PENG, GANG, ANGANG, BUGANG = 0, 1, 2, 36, 99, 133, 167, 201
+TILE_LIST = tuple(
+    [f"W{n}" for n in range(1, 10)] + [f"T{n}" for n in range(1, 10)]
+    + [f"B{n}" for n in range(1, 10)] + ["F1", "F2", "F3", "F4", "J1", "J2", "J3"]
+)
+"""The 34 tiles in the course's order: index t of PLAY/PENG/... and of every tile plane."""
+TILE_INDEX = {tile: i for i, tile in enumerate(TILE_LIST)}
+SUIT_ORDER = "WTB"
+N_TILES = 34
+MIN_FAN = 8
+
+# Decision kinds: what the current request asks of this seat.
+NONE, DRAW, DISCARD, ROB, AFTER_CLAIM = 0, 1, 2, 3, 4
+# the decision one-hot and the about-kong flag (index 5: a draw after one's own kong)
+_KIND_BYTES = (bytes(5), b"\1\0\0\0\0", b"\0\1\0\0\0", b"\0\0\1\0\0", b"\0\0\0\1\0",
+               b"\1\0\0\0\1")
+
+# The rows of ``planes`` (each 34 wide; see encoders.DefaultEncoder).
+ROW_HAND, ROW_DISCARDS, ROW_MELDS, ROW_TILE, ROW_SCALARS = 0, 1, 5, 9, 10
+N_ROWS = 11
+S_SEAT, S_QUAN, S_FLOWERS, S_WALLS, S_CONCEALED, S_KIND, S_ABOUT_KONG = 0, 4, 8, 12, 16, 20, 24
+
+STANDARD_WALLS = {"classic": (144,), "duplicate": (34, 34, 34, 34)}
+
+
+def chi_action(suit: int, middle: int, claimed: int) -> int:
+    """The CHI action of a chow in suit index ``suit`` (W, T, B) around ``middle``."""
+    return CHI + 21 * suit + 3 * (middle - 2) + claimed - middle + 1
+
+
+def claimed_tile(action: int) -> str:
+    """The discard a CHI, PENG or GANG (claimed kong) action takes."""
+    if CHI <= action < PENG:
+        suit, rest = divmod(action - CHI, 21)
+        middle, k = divmod(rest, 3)
+        return f"{SUIT_ORDER[suit]}{middle + 1 + k}"
+    if PENG <= action < ANGANG:
+        return TILE_LIST[(action - PENG) % N_TILES]
+    raise ValueError(f"{action} is no claim of a discard")
+
+
+def describe(action: int) -> str:
+    """An action as words: ``PLAY W1``, ``CHI T3 (claimed T2)``, ``PENG J1``..."""
+    if action == PASS:
+        return "PASS"
+    if action == HU:
+        return "HU"
+    if PLAY <= action < CHI:
+        return f"PLAY {TILE_LIST[action - PLAY]}"
+    if CHI <= action < PENG:
+        suit, rest = divmod(action - CHI, 21)
+        middle, k = divmod(rest, 3)
+        s = SUIT_ORDER[suit]
+        return f"CHI {s}{middle + 2} (claimed {s}{middle + 1 + k})"
+    for name, base in (("PENG", PENG), ("GANG", GANG), ("ANGANG", ANGANG), ("BUGANG", BUGANG)):
+        if base <= action < base + N_TILES:
+            return f"{name} {TILE_LIST[action - base]}"
+    raise ValueError(f"no action {action} (0..{N_ACTIONS - 1})")
+
+
+# --- a fast test for a complete hand shape (before asking the fan calculator) -------------
+
+
+def _shapes(counts: bytes, chows: bool) -> int:
+    """Bits: 1 = melds only, 2 = melds and one pair (chows only in a suit)."""
+    if not any(counts):
+        return 1
+    bits = 0
+    i = next(k for k, c in enumerate(counts) if c)
+    rest = bytearray(counts)
+    if rest[i] >= 3:
+        rest[i] -= 3
+        bits |= _shapes(bytes(rest), chows)
+        rest[i] += 3
+    if chows and i <= 6 and rest[i + 1] and rest[i + 2]:
+        rest[i] -= 1
+        rest[i + 1] -= 1
+        rest[i + 2] -= 1
+        bits |= _shapes(bytes(rest), chows)
+        rest[i] += 1
+        rest[i + 1] += 1
+        rest[i + 2] += 1
+    if rest[i] >= 2:
+        rest[i] -= 2
+        if _shapes(bytes(rest), chows) & 1:
+            bits |= 2
+    return bits
+
+
+_KNITS = (frozenset((0, 3, 6)), frozenset((1, 4, 7)), frozenset((2, 5, 8)))
+
+
+class _SuitTable(dict[bytes, tuple[int, int, int]]):
+    """A suit's counts -> (shape bits, knitted patterns fully held, patterns covering every
+    tile held), computed once per distinct counts."""
+
+    def __missing__(self, counts: bytes) -> tuple[int, int, int]:
+        held = {i for i, c in enumerate(counts) if c}
+        full = sum(1 << k for k, p in enumerate(_KNITS) if p <= held)
+        cover = sum(1 << k for k, p in enumerate(_KNITS) if held <= p)
+        value = (_shapes(counts, True), full, cover)
+        self[counts] = value
+        return value
+
+
+class _HonorTable(dict[bytes, int]):
+    def __missing__(self, counts: bytes) -> int:
+        value = self[counts] = _shapes(counts, False)
+        return value
+
+
+_SUITS = _SuitTable()
+_HONORS = _HonorTable()
+_PERMS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+# (w, t, b) pattern bit sets -> some assignment of 147/258/369 to the three suits fits
+_KNIT_FITS = [any(w >> p[0] & 1 and t >> p[1] & 1 and b >> p[2] & 1 for p in _PERMS)
+              for w in range(8) for t in range(8) for b in range(8)]
+_ODD = bytes(c & 1 for c in range(256))
+
+
+def could_win(counts: bytearray, melds: int) -> bool:
+    """Whether concealed ``counts`` (14 - 3 x melds tiles) can be a complete hand: a
+    necessary condition, exact for the usual shape; the calculator decides the rest."""
+    sw, fw, cw = _SUITS[bytes(counts[0:9])]
+    st, ft, ct = _SUITS[bytes(counts[9:18])]
+    sb, fb, cb = _SUITS[bytes(counts[18:27])]
+    sh = _HONORS[bytes(counts[27:34])]
+    if sw and st and sb and sh and (sw == 2) + (st == 2) + (sb == 2) + (sh == 2) == 1:
+        return True
+    if melds == 0:
+        if 1 not in counts.translate(_ODD):
+            return True  # seven pairs
+        if not (any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26])) and \
+                0 not in (counts[0], counts[8], counts[9], counts[17], counts[18],
+                          counts[26], *counts[27:34]):
+            return True  # thirteen orphans
+        if max(counts) <= 1 and _KNIT_FITS[cw * 64 + ct * 8 + cb]:
+            return True  # honors and knitted tiles
+    return melds <= 1 and _KNIT_FITS[fw * 64 + ft * 8 + fb]  # a knitted straight
+
+
+# --- the view -----------------------------------------------------------------------------
+
+
+class Meld:
+    """A meld as a bot sees it. ``tile``: PENG/GANG/ANGANG/BUGANG the tile (None for another
+    seat's concealed kong), CHI the middle; ``source`` the seat that fed it (None: concealed);
+    ``claimed`` the tile taken (CHI: which of the three)."""
+
+    __slots__ = ("claimed", "kind", "source", "tile")
+
+    def __init__(self, kind: str, tile: str | None, source: int | None,
+                 claimed: str | None) -> None:
+        self.kind = kind
+        self.tile = tile
+        self.source = source
+        self.claimed = claimed
+
+    def __repr__(self) -> str:
+        return f"Meld({self.kind}, {self.tile}, from {self.source})"
+
+
+class SeatView:
+    """What one seat knows, request by request; ``legal_actions`` at the current request."""
+
+    def __init__(self, variant: str, wall_sizes: Sequence[int] | None = None) -> None:
+        if variant not in STANDARD_WALLS:
+            raise ValueError(f"unknown Botzone variant {variant!r}")
+        self.variant = variant
+        self.duplicate = variant == "duplicate"
+        sizes = tuple(wall_sizes) if wall_sizes is not None else STANDARD_WALLS[variant]
+        if len(sizes) != (4 if self.duplicate else 1):
+            raise ValueError(f"{variant} has {4 if self.duplicate else 1} wall(s), "
+                             f"got sizes {sizes}")
+        self.walls = list(sizes)
+        self.seat = -1
+        self.quan = -1
+        self.planes = bytearray(N_ROWS * N_TILES)
+        self.melds: list[list[Meld]] = [[], [], [], []]
+        self.packs: list[list[object]] = []  # my melds as the calculator takes them
+        self.discards: list[list[str]] = [[], [], [], []]
+        self.flowers = [0, 0, 0, 0]
+        self.shown = bytearray(N_TILES)  # the judge's visible count (和绝张)
+        self.kind = NONE
+        self.tile = ""  # the tile of the decision: drawn, discarded or added to a kong
+        self.source = -1  # who discarded it / who is adding the kong
+        self.about_kong = False  # my draw follows my own kong notice
+        self.turn = 0
+        self._pending: tuple[int, str] | None = None  # a discard not yet claimed or passed
+        self._my_kong_notice = False
+        self._last_response = ""
+        self._legal: list[int] | None = None
+        self._undo: tuple[int, int, bytearray] | None = None
+        self._tile_at = -1  # the tile row's one, -1: none
+        self._kind_shown = 0  # the decision code in the planes
+
+    # --- what the view holds --------------------------------------------------------
+
+    @property
+    def hand(self) -> list[str]:
+        """My concealed tiles, sorted (the drawn tile included on my draw)."""
+        planes = self.planes
+        return [TILE_LIST[t] for t in range(N_TILES) for _ in range(planes[t])]
+
+    def wall_left(self, seat: int) -> int:
+        """Tiles left in the wall ``seat`` draws from (classic: the one wall)."""
+        return self.walls[seat] if self.duplicate else self.walls[0]
+
+    # --- requests and responses -------------------------------------------------------
+
+    def update(self, request: str) -> None:
+        """Take the next request this seat receives."""
+        words = request.split(" ")
+        planes = self.planes
+        me = self.seat
+        if self._undo is not None and not (
+            len(words) > 2 and words[0] == "3" and words[1] == str(me)
+            and words[2] in ("PENG", "CHI")
+        ):
+            self.unclaim()
+        self._legal = None
+        self.turn += 1
+        code = words[0]
+        kong_notice, self._my_kong_notice = self._my_kong_notice, False
+        self.kind = NONE
+        if code == "2":
+            tile = words[1]
+            t = TILE_INDEX[tile]
+            self._settle()
+            planes[t] += 1
+            self._draw(me)
+            self.kind = DRAW
+            self.tile = tile
+            self.source = me
+            self.about_kong = kong_notice
+            self._set_tile(t)
+        elif code == "3":
+            self._notice(int(words[1]), words[2], words[3:])
+        elif code == "0":
+            self.seat = me = int(words[1])
+            self.quan = int(words[2])
+            base = ROW_SCALARS * N_TILES
+            planes[base + S_SEAT + me] = 1
+            planes[base + S_QUAN + self.quan] = 1
+        elif code == "1":
+            counts = [int(words[k]) for k in range(1, 5)]
+            for tile in words[5:18]:
+                planes[TILE_INDEX[tile]] += 1
+            for seat in range(4):
+                self.flowers[seat] = counts[seat]
+            if self.duplicate:
+                for seat in range(4):
+                    self.walls[seat] -= 13 + counts[seat]
+            else:
+                self.walls[0] -= 52 + sum(counts)
+            self._scalars()
+            return
+        else:
+            raise ValueError(f"not a Botzone Mahjong request: {request!r}")
+        if self.kind == NONE:
+            self._set_tile(-1)
+        self._set_kind()
+
+    def respond(self, response: str) -> None:
+        """Take this seat's own response to the current request."""
+        self._last_response = response
+
+    def _notice(self, player: int, op: str, rest: list[str]) -> None:
+        planes = self.planes
+        me = self.seat
+        rel = (player - me) % 4
+        if op == "DRAW":
+            self._settle()
+            self._draw(player)
+            return
+        if op == "BUHUA":
+            self._settle()
+            self._draw(player)
+            self.flowers[player] += 1
+            rel = (player - me) % 4
+            planes[ROW_SCALARS * N_TILES + S_FLOWERS + rel] = min(self.flowers[player], 255)
+            return
+        if op == "PLAY":
+            self._discard(player, rest[0])
+            return
+        if op in ("PENG", "CHI"):
+            pending = self._pending
+            if pending is None:
+                raise ValueError(f"{op} with no discard on the table")
+            source, claimed = pending
+            self._pending = None
+            pre_claimed = self._undo is not None and player == me
+            self._undo = None
+            if op == "PENG":
+                if not pre_claimed:
+                    self._add_meld(player, "PENG", claimed, source, claimed)
+                self.shown[TILE_INDEX[claimed]] += 3
+                discard = rest[0]
+            else:
+                middle = rest[0]
+                if not pre_claimed:
+                    self._add_meld(player, "CHI", middle, source, claimed)
+                m = TILE_INDEX[middle]
+                for t in (m - 1, m, m + 1):
+                    self.shown[t] += 1
+                discard = rest[1]
+            self._discard(player, discard)
+            return
+        if op == "GANG":
+            pending = self._pending
+            self._pending = None
+            if pending is not None:  # a kong claimed on the discard
+                source, tile = pending
+                self._add_meld(player, "GANG", tile, source, tile)
+                self.shown[TILE_INDEX[tile]] = 4
+            elif player == me:
+                words = self._last_response.split(" ")
+                if len(words) != 2 or words[0] != "GANG" or words[1] not in TILE_INDEX:
+                    raise ValueError("a concealed kong of mine, but my response was "
+                                     f"{self._last_response!r}")
+                self._add_meld(player, "ANGANG", words[1], None, None)
+            else:
+                self._add_meld(player, "ANGANG", None, None, None)
+                planes[ROW_SCALARS * N_TILES + S_CONCEALED + rel] += 1
+            if player == me:
+                self._my_kong_notice = True
+            return
+        if op == "BUGANG":
+            tile = rest[0]
+            t = TILE_INDEX[tile]
+            for meld in self.melds[player]:
+                if meld.kind == "PENG" and meld.tile == tile:
+                    meld.kind = "BUGANG"
+                    break
+            else:
+                raise ValueError(f"BUGANG {tile} by seat {player} without its PENG")
+            if player == me:
+                planes[t] -= 1
+                for pack in self.packs:
+                    if pack[0] == "PENG" and pack[1] == tile:
+                        pack[0] = "GANG"
+                self._my_kong_notice = True
+            else:
+                self.kind = ROB
+                self.tile = tile
+                self.source = player
+                self._set_tile(t)
+            planes[(ROW_MELDS + rel) * N_TILES + t] += 1
+            self.shown[t] = 4
+            return
+        raise ValueError(f"not a Botzone Mahjong notice: {op!r}")
+
+    def _settle(self) -> None:
+        """The discard on the table was not claimed: the judge now counts it as visible."""
+        if self._pending is not None:
+            self.shown[TILE_INDEX[self._pending[1]]] += 1
+            self._pending = None
+
+    def _draw(self, player: int) -> None:
+        base = ROW_SCALARS * N_TILES + S_WALLS
+        planes = self.planes
+        if self.duplicate:
+            left = self.walls[player] = self.walls[player] - 1
+            planes[base + (player - self.seat) % 4] = max(0, min(left, 255))
+        else:
+            left = self.walls[0] = self.walls[0] - 1
+            planes[base:base + 4] = bytes((max(0, min(left, 255)),)) * 4
+
+    def _discard(self, player: int, tile: str) -> None:
+        t = TILE_INDEX[tile]
+        rel = (player - self.seat) % 4
+        self.discards[player].append(tile)
+        self.planes[(ROW_DISCARDS + rel) * N_TILES + t] += 1
+        self._pending = (player, tile)
+        if player == self.seat:
+            self.planes[t] -= 1
+        else:
+            self.kind = DISCARD
+            self.tile = tile
+            self.source = player
+            self._set_tile(t)
+
+    def _add_meld(self, player: int, kind: str, tile: str | None, source: int | None,
+                  claimed: str | None) -> None:
+        me = self.seat
+        planes = self.planes
+        self.melds[player].append(Meld(kind, tile, source, claimed))
+        if tile is None:
+            return
+        row = (ROW_MELDS + (player - me) % 4) * N_TILES
+        t = TILE_INDEX[tile]
+        if kind == "CHI":
+            for k in (t - 1, t, t + 1):
+                planes[row + k] += 1
+        else:
+            planes[row + t] += 4 if kind in ("GANG", "ANGANG") else 3
+        if player != me:
+            return
+        # my hand loses the meld's tiles, except the claimed one it never held
+        if kind == "CHI":
+            assert claimed is not None
+            planes[TILE_INDEX[claimed]] += 1
+            for k in (t - 1, t, t + 1):
+                planes[k] -= 1
+            self.packs.append(["CHI", tile, TILE_INDEX[claimed] - t + 2])
+        elif kind == "PENG":
+            planes[t] -= 2
+            self.packs.append(["PENG", tile, (me - source) % 4 if source is not None else 0])
+        elif kind == "GANG":
+            planes[t] -= 3
+            self.packs.append(["GANG", tile, (me - source) % 4 if source is not None else 0])
+        else:
+            planes[t] -= 4
+            self.packs.append(["GANG", tile, 0])
+
+    def _set_tile(self, t: int) -> None:
+        shown = self._tile_at
+        if t == shown:
+            return
+        row = ROW_TILE * N_TILES
+        if shown >= 0:
+            self.planes[row + shown] = 0
+        if t >= 0:
+            self.planes[row + t] = 1
+        self._tile_at = t
+
+    def _scalars(self) -> None:
+        """Every scalar of the planes (after the deal; later changes are made in place)."""
+        base = ROW_SCALARS * N_TILES
+        planes = self.planes
+        me = self.seat
+        for rel in range(4):
+            seat = (me + rel) % 4
+            planes[base + S_FLOWERS + rel] = min(self.flowers[seat], 255)
+            planes[base + S_WALLS + rel] = max(0, min(self.wall_left(seat), 255))
+        self._set_kind()
+
+    def _set_kind(self) -> None:
+        code = self.kind if self.kind != DRAW or not self.about_kong else 5
+        if code != self._kind_shown:
+            base = ROW_SCALARS * N_TILES + S_KIND
+            self.planes[base:base + 5] = _KIND_BYTES[code]
+            self._kind_shown = code
+
+    # --- claims: the first of a claim's two decisions ---------------------------------
+
+    def claim(self, action: int) -> None:
+        """Apply my PENG or CHI of the discard on the table (before choosing my discard)."""
+        if self.kind != DISCARD or self._pending is None:
+            raise ValueError("no discard to claim")
+        source, claimed = self._pending
+        saved = (len(self.melds[self.seat]), len(self.packs), bytearray(self.planes))
+        if PENG <= action < GANG and TILE_LIST[action - PENG] == claimed:
+            self._add_meld(self.seat, "PENG", claimed, source, claimed)
+        elif CHI <= action < PENG:
+            suit, rest = divmod(action - CHI, 21)
+            middle = f"{SUIT_ORDER[suit]}{rest // 3 + 2}"
+            self._add_meld(self.seat, "CHI", middle, source, claimed)
+        else:
+            raise ValueError(f"{describe(action)} is no PENG or CHI of {claimed}")
+        self._undo = saved
+        self.kind = AFTER_CLAIM
+        self._legal = None
+        self._set_kind()
+
+    def unclaim(self) -> None:
+        """Take back a claim that another seat's claim beat."""
+        if self._undo is None:
+            return
+        melds, packs, planes = self._undo
+        del self.melds[self.seat][melds:]
+        del self.packs[packs:]
+        self.planes[:] = planes
+        self._kind_shown = -1
+        self.kind = DISCARD
+        self._undo = None
+        self._legal = None
+        self._set_kind()
+
+    # --- legal actions ----------------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """The actions the judge accepts from this seat now, ascending ([PASS] when it can
+        only pass)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list[int]:
+        kind = self.kind
+        planes = self.planes
+        if kind == DRAW:
+            me = self.seat
+            legal = []
+            if self._can_hu(self.tile, True, self.about_kong,
+                            self.wall_left((me + 1) % 4) == 0):
+                legal.append(HU)
+            held = [t for t in range(N_TILES) if planes[t]]
+            legal += [PLAY + t for t in held]
+            kong_ok = self.wall_left(me) > 0 and (
+                not self.duplicate or self.walls[(me + 1) % 4] > 0)
+            if kong_ok:
+                legal += [ANGANG + t for t in held if planes[t] == 4]
+                legal += [BUGANG + TILE_INDEX[str(p[1])] for p in self.packs
+                          if p[0] == "PENG" and planes[TILE_INDEX[str(p[1])]]]
+            return sorted(legal)
+        if kind == AFTER_CLAIM:
+            return [PLAY + t for t in range(N_TILES) if planes[t]]
+        if kind == ROB:
+            after = (self.source + 1) % 4
+            if self._can_hu(self.tile, False, True, self.wall_left(after) == 0):
+                return [PASS, HU]
+            return [PASS]
+        if kind != DISCARD:
+            return [PASS]
+        legal = [PASS]
+        tile = self.tile
+        t = TILE_INDEX[tile]
+        after = (self.source + 1) % 4
+        if self._can_hu(tile, False, False, self.wall_left(after) == 0):
+            legal.append(HU)
+        if self.wall_left(after) > 0:
+            count = planes[t]
+            if t < 27 and after == self.seat:
+                suit, n = divmod(t, 9)
+                base = 9 * suit
+                for m in (n - 1, n, n + 1):  # the middle's index in its suit
+                    if 1 <= m <= 7 and all(k == t or planes[k]
+                                           for k in (base + m - 1, base + m, base + m + 1)):
+                        legal.append(chi_action(suit, m + 1, n + 1))
+            if count >= 2:
+                legal.append(PENG + t)
+            if count >= 3:
+                legal.append(GANG + t)
+        return sorted(legal)
+
+    def _can_hu(self, tile: str, self_drawn: bool, about_kong: bool, wall_last: bool) -> bool:
+        t = TILE_INDEX[tile]
+        counts = self.planes[0:N_TILES]
+        if not self_drawn:
+            counts[t] += 1
+        if not could_win(counts, len(self.packs)):
+            return False
+        counts[t] -= 1
+        hand = [TILE_LIST[k] for k in range(N_TILES) for _ in range(counts[k])]
+        packs: list[Pack] = [(str(p[0]), str(p[1]), int(str(p[2]))) for p in self.packs]
+        fan, _ = calculate(
+            packs, hand, tile, flowers=self.flowers[self.seat], self_drawn=self_drawn,
+            fourth_tile=self.shown[t] == 3, about_kong=about_kong, wall_last=wall_last,
+            seat=self.seat, quan=self.quan,
+        )
+        return fan - self.flowers[self.seat] >= MIN_FAN
+
+    # --- the codec --------------------------------------------------------------------
+
+    def response(self, action: int, discard: int | None = None) -> str:
+        """Botzone's response for ``action`` (a PENG or CHI with its ``discard`` PLAY action)."""
+        if action == PASS:
+            return "PASS"
+        if action == HU:
+            return "HU"
+        if PLAY <= action < CHI:
+            return f"PLAY {TILE_LIST[action - PLAY]}"
+        if CHI <= action < ANGANG and claimed_tile(action) != self.tile:
+            raise ValueError(f"{describe(action)} claims another tile than the discard "
+                             f"{self.tile or '(none)'}: no response says it")
+        if CHI <= action < GANG:
+            if discard is None or not PLAY <= discard < CHI:
+                raise ValueError(f"{describe(action)} needs its discard (a PLAY action)")
+            tile = TILE_LIST[discard - PLAY]
+            if action >= PENG:
+                return f"PENG {tile}"
+            suit, rest = divmod(action - CHI, 21)
+            return f"CHI {SUIT_ORDER[suit]}{rest // 3 + 2} {tile}"
+        if GANG <= action < ANGANG:
+            return "GANG"
+        if ANGANG <= action < BUGANG:
+            return f"GANG {TILE_LIST[action - ANGANG]}"
+        if BUGANG <= action < N_ACTIONS:
+            return f"BUGANG {TILE_LIST[action - BUGANG]}"
+        raise ValueError(f"no action {action} (0..{N_ACTIONS - 1})")
+
+
+def action_of(response: str, view: SeatView) -> tuple[int, int | None]:
+    """The action (and a PENG's or CHI's discard action) of a Botzone response, as seen by
+    ``view`` at the request it answers; ValueError if it is no action of the codec."""
+    words = response.split(" ")
+    head = words[0]
+    if response == "PASS":
+        return PASS, None
+    if response == "HU":
+        return HU, None
+    if head == "PLAY" and len(words) == 2 and words[1] in TILE_INDEX:
+        return PLAY + TILE_INDEX[words[1]], None
+    if head == "GANG" and len(words) == 1 and view.kind == DISCARD:
+        return GANG + TILE_INDEX[view.tile], None
+    if head == "GANG" and len(words) == 2 and words[1] in TILE_INDEX:
+        return ANGANG + TILE_INDEX[words[1]], None
+    if head == "BUGANG" and len(words) == 2 and words[1] in TILE_INDEX:
+        return BUGANG + TILE_INDEX[words[1]], None
+    if head == "PENG" and len(words) == 2 and words[1] in TILE_INDEX and view.kind == DISCARD:
+        return PENG + TILE_INDEX[view.tile], PLAY + TILE_INDEX[words[1]]
+    if head == "CHI" and len(words) == 3 and words[1] in TILE_INDEX and \
+            words[2] in TILE_INDEX and view.kind == DISCARD and view.tile[0] in SUIT_ORDER \
+            and words[1][0] == view.tile[0] and words[1][1] in "2345678":
+        suit = SUIT_ORDER.index(words[1][0])
+        middle, claimed = int(words[1][1]), int(view.tile[1])
+        if abs(middle - claimed) <= 1:
+            return chi_action(suit, middle, claimed), PLAY + TILE_INDEX[words[2]]
+    raise ValueError(f"{response!r} is no action of the 235-action codec here")
