@@ -71,16 +71,13 @@ from rulesets.botzone.seat_view import (
 )
 from rulesets.botzone.tiles import check_variant
 from server.seam.contract import Reply
+from server.training.errors import IllegalActionError
 
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 Actor = Callable[["raw_env", str], int]
-
-
-class IllegalActionError(ValueError):
-    """An action the mask forbids; the environment is unchanged."""
 
 
 class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]

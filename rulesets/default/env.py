@@ -74,15 +74,12 @@ from rulesets.default.engine.record import event_json, input_json, legacy_log
 from rulesets.default.engine.rng import deal
 from rulesets.default.engine.simulate import InProcessBot, resolve_bot
 from rulesets.default.seat_view import SeatView
+from server.training.errors import IllegalActionError
 
 AGENTS = tuple(f"player_{seat}" for seat in range(SEATS))
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 Observation = dict[str, npt.NDArray[Any]]
 _PASS = Pass()
-
-
-class IllegalActionError(ValueError):
-    """An action the mask forbids (the environment is unchanged)."""
 
 
 class EnvOptionError(ValueError):

@@ -77,16 +77,13 @@ from rulesets.noi2014.seat_view import (
 )
 from rulesets.noi2014.tiles import check_wall, shuffled_wall
 from server.seam.contract import Reply
+from server.training.errors import IllegalActionError
 
 PLAYERS = 4
 AGENTS = [f"player_{seat}" for seat in range(PLAYERS)]
 _NOBODY = Reply("OK", None)
 
 Policy = Callable[[Observation, npt.NDArray[np.int8]], int]
-
-
-class IllegalActionError(ValueError):
-    """An action the mask forbids."""
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
