@@ -148,7 +148,9 @@ def _processes(request: DealRequest, specs: list[str]) -> DealScores:
 
     from rulesets.default.match import MatchConfig, Player, play_match_hand
     from server.bots.seats import TableOptions
+    from server.output.console import configure_logging
 
+    configure_logging(False)  # the table's events: not on the verdict's stdout
     log = structlog.get_logger()
 
     async def play() -> list[tuple[float, bool, str]]:

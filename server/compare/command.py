@@ -61,10 +61,8 @@ def model_of(options: Options) -> Model:
             return PointsModel(p0, p1)
         except ValueError as exc:
             raise InputError(str(exc)) from None
-    if (options.elo0 is None) != (options.elo1 is None):
-        raise InputError("give --elo0 and --elo1 together")
-    elo0, elo1 = (options.elo0, options.elo1) if options.elo0 is not None \
-        and options.elo1 is not None else DEFAULT_ELO
+    elo0 = DEFAULT_ELO[0] if options.elo0 is None else options.elo0
+    elo1 = DEFAULT_ELO[1] if options.elo1 is None else options.elo1
     try:
         return EloModel(elo0, elo1)
     except ValueError as exc:

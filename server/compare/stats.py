@@ -28,8 +28,12 @@ model takes it over game pairs.
     by how much.
 
   No decision is taken before ``MIN_DEALS`` deals: the sample variance of a handful of
-  deals is too rough to trust. A variance of zero (every deal alike, a deterministic bot
-  against itself) gives an LLR of zero: no evidence either way.
+  deals is too rough to trust. The variance is floored at ``((m1 - m0) / 2)²``: deals
+  that vary less than half the gap between the hypotheses count as varying that much.
+  Without the floor a variance of zero stalls the test for good (a candidate that wins
+  every game of every deal, a deterministic bot against itself), and a tiny one decides
+  on noise; with it the former decides at ``MIN_DEALS`` deals (for H1, for H0), and the
+  test is unchanged whenever the deals really vary, as a bot's scores do.
 
 Pure: no I/O, no clock, no trio.
 """
@@ -201,15 +205,17 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
 
 def llr(values: Sequence[float], h0: float, h1: float) -> float:
     """The generalized SPRT's log-likelihood ratio of H1 (mean h1) against H0 (mean h0),
-    normal with the sample variance (the maximum-likelihood one, over n)."""
+    normal with the sample variance (the maximum-likelihood one, over n; floored at
+    ``((h1 - h0) / 2)²``)."""
     n = len(values)
     mean = math.fsum(values) / n if n else 0.0
     return _llr(n, mean, math.fsum((x - mean) ** 2 for x in values) / n if n else 0.0, h0, h1)
 
 
 def _llr(n: int, mean: float, var: float, h0: float, h1: float) -> float:
-    if n < 2 or var <= 1e-12:
+    if n < 2:
         return 0.0
+    var = max(var, ((h1 - h0) / 2.0) ** 2)
     return n * (h1 - h0) * (2.0 * mean - h0 - h1) / (2.0 * var)
 
 

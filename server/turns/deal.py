@@ -133,8 +133,10 @@ def _processes(request: DealRequest, rules: TurnRules, plans: Sequence[GamePlan]
     import trio
 
     from server.bots.botzone_bots import Bots
+    from server.output.console import configure_logging
     from server.turns.match import TurnMatch, TurnPlayer, play_game
 
+    configure_logging(False)  # the bots' events: not on the verdict's stdout
     specs = [sample_commands.get(spec, spec) for spec in specs_of(request)]
     bots = Bots.from_args(specs, CommandArgs({"sandbox": "none"}), dialect=dialect)
     match = TurnMatch(ruleset, [TurnPlayer(spec, spec) for spec in specs], plans, rules,
