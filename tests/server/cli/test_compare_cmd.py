@@ -33,11 +33,12 @@ def verdict(*args: str) -> dict[str, object]:
     return value
 
 
-def test_greedy_beats_random_in_the_default_ruleset_and_the_test_stops_early() -> None:
-    done = server("greedy", "random")
+def test_greedy_beats_random_in_the_default_ruleset_and_the_test_stops_early(tmp_path: Path
+                                                                             ) -> None:
+    done = server("greedy", "random", "-o", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert "verdict: greedy (the candidate) is better, by" in done.stdout
-    got = verdict("greedy", "random")
+    got = json.loads((tmp_path / "summary.json").read_text())  # what --json prints
     assert got["decision"] == "candidate" and got["deals"] < 1000  # the cap: 4000 games
     assert isinstance(got["llr"], float) and got["llr"] >= got["bounds"][1]  # type: ignore[index]
     assert 0 < got["ci_low"] < got["mean"] < got["ci_high"]  # type: ignore[operator]
