@@ -83,7 +83,7 @@ def plain_lines(plan: Plan, outcome: Outcome) -> list[str]:
           else f"{model.p1:+g} points per game")
     h0 = (f"Elo {model.elo0:+g}" if isinstance(model, EloModel)
           else f"{model.p0:+g} points per game")
-    by = f"by {abs(s.mean):.2f} points per game ({_interval(s)})"
+    by = f"by {abs(s.mean):.2f} points per game (candidate - baseline: {_interval(s)})"
     if s.decision == "candidate":
         verdict = (f"{cand} (the candidate) is better, {by}: the SPRT accepted H1 ({h1}) "
                    f"after {s.deals} deals; the chance of this verdict were it not better "
