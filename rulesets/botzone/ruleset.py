@@ -21,7 +21,14 @@ from typing import ClassVar
 from rulesets.botzone.records import NAME, find_record, is_match_folder, read_record
 from rulesets.botzone.rules import VARIANTS
 from rulesets.botzone_bots import BotzoneBotsRuleset
-from server.seam.contract import CommandArgs, TableRequest, TableRow, VerifyReport
+from server.seam.contract import (
+    CommandArgs,
+    DealRequest,
+    DealScores,
+    TableRequest,
+    TableRow,
+    VerifyReport,
+)
 from server.seam.errors import InputError
 
 SANDBOX = frozenset({"mem_limit", "cpu_limit", "file_limit", "sandbox"})
@@ -107,6 +114,18 @@ class BotzoneRuleset(BotzoneBotsRuleset):
         from rulesets.botzone.play import play_table
 
         return await play_table(table, self.tournament_defaults)
+
+    compare_opponents = ("greedy", "random", "greedy")
+
+    def check_deal(self, request: DealRequest) -> None:
+        from rulesets.botzone.compare import check_deal
+
+        check_deal(request)
+
+    def play_deal(self, request: DealRequest) -> DealScores:
+        from rulesets.botzone.compare import play_deal
+
+        return play_deal(request)
 
 
 RULESET = BotzoneRuleset()

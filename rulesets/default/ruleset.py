@@ -14,7 +14,15 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from server.seam.contract import CommandArgs, Ruleset, TableRequest, TableRow, VerifyReport
+from server.seam.contract import (
+    CommandArgs,
+    DealRequest,
+    DealScores,
+    Ruleset,
+    TableRequest,
+    TableRow,
+    VerifyReport,
+)
 from server.seam.errors import InputError
 
 if TYPE_CHECKING:
@@ -189,6 +197,18 @@ class DefaultRuleset(Ruleset):
         from rulesets.default.tournament import play_table
 
         return await play_table(table)
+
+    compare_opponents = ("greedy", "random", "greedy")
+
+    def check_deal(self, request: DealRequest) -> None:
+        from rulesets.default.compare import check_deal
+
+        check_deal(request)
+
+    def play_deal(self, request: DealRequest) -> DealScores:
+        from rulesets.default.compare import play_deal
+
+        return play_deal(request)
 
 
 def sandbox_from(args: CommandArgs, work_dir: Path | None = None) -> Sandbox:

@@ -22,7 +22,14 @@ from typing import ClassVar
 from rulesets.botzone_bots import BotzoneBotsRuleset
 from rulesets.noi2014.engine import PLAYERS
 from rulesets.noi2014.records import NAME, find_record, is_match_folder
-from server.seam.contract import CommandArgs, TableRequest, TableRow, VerifyReport
+from server.seam.contract import (
+    CommandArgs,
+    DealRequest,
+    DealScores,
+    TableRequest,
+    TableRow,
+    VerifyReport,
+)
 from server.seam.errors import InputError
 
 SANDBOX = frozenset({"mem_limit", "cpu_limit", "file_limit", "sandbox"})
@@ -93,6 +100,18 @@ class NoiRuleset(BotzoneBotsRuleset):
         from rulesets.noi2014.play import play_table
 
         return await play_table(table, self.tournament_defaults)
+
+    compare_opponents = ("greedy", "random", "greedy")
+
+    def check_deal(self, request: DealRequest) -> None:
+        from rulesets.noi2014.compare import check_deal
+
+        check_deal(request)
+
+    def play_deal(self, request: DealRequest) -> DealScores:
+        from rulesets.noi2014.compare import play_deal
+
+        return play_deal(request)
 
 
 RULESET = NoiRuleset()

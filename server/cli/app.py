@@ -206,6 +206,65 @@ def simulate(
 
 
 @app.command()
+def compare(
+    candidate: Annotated[str, typer.Argument(
+        help="The bot on trial: in-process (random, greedy, module:Class or "
+        "path/to/bot.py:Class; botzone, noi2014: random, greedy or path/to/bot.py:NAME with "
+        "respond(requests, responses)) or a command line (a real process)",
+        show_default=False)],
+    baseline: Annotated[str, typer.Argument(help="The bot it is compared with (the same "
+                                            "forms)", show_default=False)],
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
+    variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
+    opponents: Annotated[str | None, typer.Option(
+        help="The three bots in the other seats, comma-separated [default: greedy,random,"
+        "greedy, the ruleset's sample AIs]")] = None,
+    games: Annotated[int, typer.Option(
+        min=1, help="The most games each bot plays (4 a deal, one per seat); reached "
+        "without a decision: none")] = 4000,
+    elo0: Annotated[float | None, typer.Option(
+        help="SPRT H0: the candidate's logistic Elo over the baseline, per game [default: "
+        "0]")] = None,
+    elo1: Annotated[float | None, typer.Option(help="SPRT H1 [default: 10]")] = None,
+    points: Annotated[str | None, typer.Option(
+        help="P0,P1: SPRT on the mean difference in points per game instead, H0: P0, H1: "
+        "P1")] = None,
+    alpha: Annotated[float, typer.Option(help="The chance of 'candidate' when H0 holds "
+                                         "(0 to 0.5)")] = 0.05,
+    beta: Annotated[float, typer.Option(help="The chance of 'baseline' when H1 holds "
+                                        "(0 to 0.5)")] = 0.05,
+    seed: Annotated[int, typer.Option(help="Seed of the deals (deal i is the same for any "
+                                      "--jobs)")] = 0,
+    jobs: Annotated[int, typer.Option(
+        min=1, help="Processes on this machine to spread the deals over (the result is "
+        "the same)")] = 1,
+    cluster: Annotated[str | None, typer.Option(
+        help="Play the deals as Ray tasks: the cluster's address (HOST:PORT), or local. "
+        "Bot files must be at the same path on every node. Needs the cluster extra")] = None,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON object instead of the plain verdict")] = False,
+    out: Annotated[Path | None, typer.Option(
+        "-o", "--out", help="Also write every deal (deals.csv) and the summary "
+        "(summary.json) in this folder")] = None,
+) -> None:
+    """Which bot is better? Two bots on the same deals, paired, with a sequential test.
+
+    Each deal is played from every seat by the candidate and by the baseline, against
+    the same opponents; the paired difference of their scores per game, its 95%
+    confidence interval and an SPRT (as fastchess's) decide: candidate, baseline, or
+    none at the --games cap. Ctrl-C stops early and reports the deals counted (exit 130).
+    """
+    from server.compare.command import Options
+    from server.compare.command import run as run_compare
+
+    status, text = run_compare(Options(candidate, baseline, ruleset, variant, opponents, games,
+                                       elo0, elo1, points, alpha, beta, seed, jobs, cluster,
+                                       json_out, out))
+    out_console().print(text, markup=False, highlight=False, soft_wrap=True)
+    raise typer.Exit(status)
+
+
+@app.command()
 def match(
     ctx: typer.Context,
     ais: Annotated[list[str], typer.Argument(

@@ -213,6 +213,54 @@ class Ruleset:
     async def play_table(self, table: TableRequest) -> list[TableRow]:
         raise self._unsupported("tournament")
 
+    # --- ``server compare`` (``server.compare``): two bots on the same deals.
+
+    # The fixed opponents when none are given: sample AIs, one per other seat.
+    compare_opponents: ClassVar[tuple[str, ...]] = ()
+
+    def check_deal(self, request: DealRequest) -> None:
+        """Refuse, before any deal is played, what ``play_deal`` could not play: an unknown
+        bot, a variant the ruleset has not, the wrong number of opponents (``InputError``)."""
+        raise self._unsupported("compare")
+
+    def play_deal(self, request: DealRequest) -> DealScores:
+        """Play deal ``request.index`` once per seat with the candidate in that seat and
+        once with the baseline, the opponents in the other seats in the same places, and
+        return each's score by seat. The same request gives the same scores."""
+        raise self._unsupported("compare")
+
+
+@dataclass(frozen=True, slots=True)
+class DealRequest:
+    """One deal of ``server compare``, for ``Ruleset.play_deal``.
+
+    The deal is the ruleset's own (the default ruleset's wall, Botzone's initdata, NOI
+    2014's wall) made from ``seed`` and ``index`` alone. In the game where the subject
+    (the candidate, then the baseline) sits in seat s, ``opponents[k]`` sits in seat
+    (s + 1 + k) mod 4. A bot is a name the ruleset plays in-process (its sample AIs, a
+    Python class or module) or a command line it plays as a real process."""
+
+    index: int  # 0-based: the deal's number
+    seed: int
+    candidate: str
+    baseline: str
+    opponents: tuple[str, ...]
+    variant: str | None = None  # the ruleset's variant (Botzone: classic or duplicate)
+
+
+@dataclass(frozen=True, slots=True)
+class DealScores:
+    """One deal's scores: ``candidate[s]`` is the candidate's score in the game where it
+    sat in seat s (the ruleset's points, fines included where its match charges them), and
+    ``baseline[s]`` the baseline's in the same seat. ``faults``: games in which the
+    candidate, then the baseline, broke a rule or crashed (what its error said first in
+    ``notes``)."""
+
+    candidate: tuple[float, ...]
+    baseline: tuple[float, ...]
+    faults: tuple[int, int] = (0, 0)
+    notes: tuple[str, ...] = ()
+
 
 @dataclass(frozen=True, slots=True)
 class GamePlan:
