@@ -8,7 +8,8 @@ default opponents (greedy, random, greedy):
   seed 12345). The test ``tests/server/compare/test_stats.py`` resamples it.
 * ``resample``: RUNS sequential tests on deals drawn from the bank, each deal's two halves
   swapped at random (so the two bots are exactly alike), each run capped at CAP deals;
-  prints how many ended "candidate" (false positives), "baseline" and "none".
+  prints how many ended "candidate" or "baseline" (false positives: either bot called
+  better than itself) and "none" (most of them "equal").
 * ``real``: RUNS comparisons of real games (seeds 0..RUNS-1), each capped at CAP deals,
   played on JOBS processes; the same counts.
 
@@ -56,9 +57,10 @@ def resample(deals: list[list[list[float]]], runs: int, cap: int, model: str,
             a, b = rng.choice(deals)
             if rng.random() < 0.5:
                 a, b = b, a
-            if test.add(Deal(tuple(a), tuple(b))) != "none":
+            test.add(Deal(tuple(a), tuple(b)))
+            if test.finished:
                 break
-        counts[test.decision] += 1
+        counts[test.finding] += 1
     return counts
 
 
@@ -89,7 +91,7 @@ def main() -> None:
         for seed in range(args.runs):
             plan = Plan("default", "random", "random", OPPONENTS, None, seed, args.cap,
                         EloModel() if args.model == "elo" else PointsModel(0.0, 1.0))
-            counts[compare(plan, args.jobs).test.decision] += 1
+            counts[compare(plan, args.jobs).test.finding] += 1
         print(f"{args.runs} real runs, cap {args.cap} deals, model {args.model}: "
               f"{dict(counts)}; false positive rate {counts['candidate'] / args.runs:.4f}")
     print(f"{time.perf_counter() - start:.1f} s", file=sys.stderr)

@@ -38,7 +38,8 @@ def as_json(plan: Plan, outcome: Outcome) -> dict[str, Any]:
         "ci": CI_METHOD,
         "candidate_mean": _num(s.candidate_mean), "baseline_mean": _num(s.baseline_mean),
         "score": _num(s.score), "elo": _num(s.elo, 1),
-        "decision": s.decision, "llr": _num(s.llr), "bounds": [_num(s.lower), _num(s.upper)],
+        "decision": s.decision, "finding": s.finding, "llr": _num(s.llr),
+        "llr_baseline": _num(s.llr_baseline), "bounds": [_num(s.lower), _num(s.upper)],
         **hypotheses, "alpha": plan.alpha, "beta": plan.beta,
         "faults": {"candidate": outcome.faults[0], "baseline": outcome.faults[1]},
         "interrupted": outcome.interrupted,
@@ -73,8 +74,9 @@ def plain_lines(plan: Plan, outcome: Outcome) -> list[str]:
     ]
     model = plan.model
     bounds = f"bounds {s.lower:.2f} and {s.upper:.2f}"
-    lines.append(f"SPRT {model.describe()}, alpha {plan.alpha:g}, beta {plan.beta:g}: "
-                 f"LLR {s.llr:.2f}, {bounds}")
+    lines.append(f"SPRT {model.describe()}, and the same with the bots swapped; alpha "
+                 f"{plan.alpha:g} (half each way), beta {plan.beta:g}: LLR {s.llr:.2f} for "
+                 f"the candidate, {s.llr_baseline:.2f} for the baseline, {bounds}")
     if outcome.faults != (0, 0):
         lines.append(f"faults: {cand} in {outcome.faults[0]} game(s), {base} in "
                      f"{outcome.faults[1]}" + (f" (first: {outcome.notes[0]})"
@@ -84,21 +86,23 @@ def plain_lines(plan: Plan, outcome: Outcome) -> list[str]:
     h0 = (f"Elo {model.elo0:+g}" if isinstance(model, EloModel)
           else f"{model.p0:+g} points per game")
     by = f"by {abs(s.mean):.2f} points per game (candidate - baseline: {_interval(s)})"
+    sure = (f"the chance of this verdict were the two equal ({h0}) is at most alpha / 2 = "
+            f"{plan.alpha / 2:g}")
     if s.decision == "candidate":
-        verdict = (f"{cand} (the candidate) is better, {by}: the SPRT accepted H1 ({h1}) "
-                   f"after {s.deals} deals; the chance of this verdict were it not better "
-                   f"({h0}) is at most alpha = {plan.alpha:g}")
+        verdict = (f"{cand} (the candidate) is better, {by}: the SPRT accepted {h1} after "
+                   f"{s.deals} deals; {sure}")
     elif s.decision == "baseline":
-        better = (f"{base} (the baseline) is better, {by}" if s.ci_high < 0 else
-                  f"{cand} (the candidate) is not better than {base} (mean {_pm(s.mean)} "
-                  f"points per game, {_interval(s)})")
-        verdict = (f"{better}: the SPRT accepted H0 ({h0} rather than {h1}) after "
-                   f"{s.deals} deals, keep the baseline; the chance of this verdict were "
-                   f"the candidate better by {h1} is at most beta = {plan.beta:g}")
+        verdict = (f"{base} (the baseline) is better, {by}: the SPRT accepted {h1} in its "
+                   f"favour after {s.deals} deals; {sure}")
+    elif s.finding == "equal":
+        verdict = (f"no difference: neither bot is better by {h1} (mean {_pm(s.mean)} "
+                   f"points per game, {_interval(s)}); both one-sided tests accepted {h0} "
+                   f"after {s.deals} deals, each wrong with a chance of at most beta = "
+                   f"{plan.beta:g}")
     else:
         why = "interrupted" if outcome.interrupted else f"the cap of {plan.max_deals} deals"
         verdict = (f"no decision ({why}): the mean difference is {_pm(s.mean)} points per "
-                   f"game ({_interval(s)}); the LLR {s.llr:.2f} is between the bounds")
+                   f"game ({_interval(s)}); a test's LLR is still between the bounds")
     lines.append("verdict: " + verdict)
     if outcome.uncounted:
         lines.append(f"({outcome.uncounted} deal(s) played past the stop by other workers "
@@ -108,7 +112,7 @@ def plain_lines(plan: Plan, outcome: Outcome) -> list[str]:
 
 def write_folder(folder: Path, plan: Plan, outcome: Outcome) -> None:
     """``deals.csv`` (every counted deal's scores by seat, its difference, match score
-    and the LLR after it) and ``summary.json`` (the ``--json`` object)."""
+    and the two tests' LLRs after it) and ``summary.json`` (the ``--json`` object)."""
     folder.mkdir(parents=True, exist_ok=True)
     replay = Sprt(plan.model, plan.alpha, plan.beta)
     with (folder / "deals.csv").open("w", newline="", encoding="utf-8") as out:
@@ -116,13 +120,13 @@ def write_folder(folder: Path, plan: Plan, outcome: Outcome) -> None:
         seats = len(outcome.scores[0].candidate) if outcome.scores else 4
         writer.writerow(["deal", *(f"candidate_seat{k}" for k in range(seats)),
                          *(f"baseline_seat{k}" for k in range(seats)), "difference",
-                         "score", "llr"])
+                         "score", "llr", "llr_baseline"])
         for index, scores in enumerate(outcome.scores):
             deal = Deal(tuple(scores.candidate), tuple(scores.baseline))
             replay.add(deal)
             writer.writerow([index, *scores.candidate, *scores.baseline,
                              round(deal.difference, 6), round(deal.score, 6),
-                             round(replay.llr, 6)])
+                             round(replay.llr, 6), round(replay.llr_baseline, 6)])
     (folder / "summary.json").write_text(json.dumps(as_json(plan, outcome), indent=2) + "\n",
                                          encoding="utf-8")
 

@@ -114,7 +114,7 @@ class Feed:
 
     @property
     def stopped(self) -> bool:
-        return self.outcome.test.decision != "none" \
+        return self.outcome.test.finished \
             or len(self.outcome.scores) >= self.plan.max_deals
 
     def take(self) -> int | None:

@@ -14,9 +14,18 @@ model takes it over game pairs.
 * The SPRT is the generalized SPRT of fastchess and Fishtest: the log-likelihood ratio of
   two normal models of the per-deal observation with the sample variance,
   ``LLR = n (m1 - m0) (2 x̄ - m0 - m1) / (2 s²)`` (s²: the variance over deals, divided
-  by n), and Wald's bounds ``ln(beta / (1 - alpha))`` and ``ln((1 - beta) / alpha)``.
-  Crossing the upper bound accepts H1 ("candidate"), the lower one H0 ("baseline"); a cap
-  with neither crossed is "none".
+  by n), and Wald's bounds ``ln(beta / (1 - alpha'))`` and ``ln((1 - beta) / alpha')``.
+  A chess engine's test is one-sided (is the patch better?); ``server compare`` must say
+  which of two bots is better, or that neither is, so it runs two one-sided tests side
+  by side, each at alpha' = alpha / 2: the candidate's (H0: m0, H1: m1) and its mirror,
+  the baseline's (the same hypotheses with the bots' roles swapped: -P0, -P1 points;
+  Elo -E0, -E1). A test crossing its upper bound ends the comparison with that bot
+  ("candidate" or "baseline"); a test crossing its lower bound closes (that bot is not
+  better by the margin) and the other goes on; both closed ends it with "none" and the
+  finding "equal" (neither bot is better by the margin). A cap with a test still open
+  is "none", "undecided". So a bot against itself is called better than itself with a
+  chance of at most alpha (each side alpha / 2), and a bot better by the margin is
+  missed with a chance of at most beta.
 
   - ``PointsModel`` (``--points P0,P1``): the observation is the difference per game,
     H0: mean = P0, H1: mean = P1, in the ruleset's points.
@@ -47,6 +56,9 @@ from statistics import NormalDist
 from typing import Literal
 
 Decision = Literal["candidate", "baseline", "none"]
+# How the comparison ended: a bot better; "equal": neither better by the margin (both
+# one-sided tests accepted H0); "undecided": stopped (a cap, Ctrl-C) with a test open.
+Finding = Literal["candidate", "baseline", "equal", "undecided"]
 MIN_DEALS = 8
 CONFIDENCE = 0.95
 # Student's t, two-sided 95% (the 0.975 quantile), for 1 to 30 degrees of freedom.
@@ -155,6 +167,10 @@ class PointsModel:
     def h1(self) -> float:
         return self.p1
 
+    def mirrored(self) -> tuple[float, float]:
+        """The baseline's hypotheses (H0, H1) on the same observation: -P0, -P1."""
+        return -self.p0, -self.p1
+
     def describe(self) -> str:
         return (f"H0: mean difference {self.p0:+g} points per game, H1: {self.p1:+g} "
                 "(normal GSPRT over deals)")
@@ -187,6 +203,10 @@ class EloModel:
     def h1(self) -> float:
         return elo_to_score(self.elo1)
 
+    def mirrored(self) -> tuple[float, float]:
+        """The baseline's hypotheses (H0, H1) on the same observation: Elo -E0, -E1."""
+        return elo_to_score(-self.elo0), elo_to_score(-self.elo1)
+
     def describe(self) -> str:
         return (f"H0: Elo {self.elo0:+g}, H1: Elo {self.elo1:+g} (logistic, on each deal's "
                 "share of games the candidate did better in; normal GSPRT over deals)")
@@ -196,7 +216,7 @@ Model = PointsModel | EloModel
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
-    """Wald's bounds on the LLR: (accept H0 below, accept H1 above)."""
+    """Wald's bounds on the LLR of one test: (accept H0 below, accept H1 above)."""
     for name, value in (("alpha", alpha), ("beta", beta)):
         if not 0.0 < value < 0.5:
             raise ValueError(f"--{name} must be above 0 and below 0.5, got {value:g}")
@@ -220,26 +240,76 @@ def _llr(n: int, mean: float, var: float, h0: float, h1: float) -> float:
 
 
 @dataclass(slots=True)
+class _Side:
+    """One one-sided test: its hypotheses, its LLR, and whether it has closed (H0) or
+    ended the comparison (H1)."""
+
+    h0: float
+    h1: float
+    llr: float = 0.0
+    state: Literal["open", "h0", "h1"] = "open"
+
+    def update(self, n: int, mean: float, var: float, lower: float, upper: float) -> None:
+        if self.state != "open":
+            return
+        self.llr = _llr(n, mean, var, self.h0, self.h1)
+        if n >= MIN_DEALS:
+            if self.llr >= upper:
+                self.state = "h1"
+            elif self.llr <= lower:
+                self.state = "h0"
+
+
+@dataclass(slots=True)
 class Sprt:
-    """The test as deals come in, in deal order: ``add`` each, then read ``decision``."""
+    """The test as deals come in, in deal order: ``add`` each, then read ``decision``
+    (and ``finished``, ``finding``). Two one-sided tests at alpha / 2 each (module
+    docstring): the candidate's and the baseline's."""
 
     model: Model
     alpha: float = 0.05
     beta: float = 0.05
     deals: list[Deal] = field(default_factory=list)
-    llr: float = 0.0
     decision: Decision = "none"
     lower: float = field(init=False, default=0.0)
     upper: float = field(init=False, default=0.0)
+    _candidate: _Side = field(init=False)
+    _baseline: _Side = field(init=False)
     _sum: float = field(init=False, default=0.0)  # of the observations, and of their squares
     _squares: float = field(init=False, default=0.0)
 
     def __post_init__(self) -> None:
-        self.lower, self.upper = bounds(self.alpha, self.beta)
+        bounds(self.alpha, self.beta)  # the user's alpha and beta, checked as given
+        self.lower, self.upper = bounds(self.alpha / 2.0, self.beta)
+        self._candidate = _Side(self.model.h0, self.model.h1)
+        self._baseline = _Side(*self.model.mirrored())
+
+    @property
+    def llr(self) -> float:
+        """The candidate's test's LLR (H1: the candidate better by the margin)."""
+        return self._candidate.llr
+
+    @property
+    def llr_baseline(self) -> float:
+        """The baseline's test's LLR (H1: the baseline better by the margin)."""
+        return self._baseline.llr
+
+    @property
+    def finished(self) -> bool:
+        """Whether the evidence has ended the comparison (a bot better, or both equal)."""
+        return self.decision != "none" or self.finding == "equal"
+
+    @property
+    def finding(self) -> Finding:
+        if self.decision != "none":
+            return self.decision
+        if self._candidate.state == "h0" and self._baseline.state == "h0":
+            return "equal"
+        return "undecided"
 
     def add(self, deal: Deal) -> Decision:
-        """Count one more deal (refused once decided) and decide if the evidence does."""
-        if self.decision != "none":
+        """Count one more deal (refused once finished) and decide if the evidence does."""
+        if self.finished:
             raise ValueError("the test has decided already")
         self.deals.append(deal)
         x = self.model.observe(deal)
@@ -247,13 +317,13 @@ class Sprt:
         self._squares += x * x
         n = len(self.deals)
         mean = self._sum / n
-        self.llr = _llr(n, mean, max(0.0, self._squares / n - mean * mean), self.model.h0,
-                        self.model.h1)
-        if n >= MIN_DEALS:
-            if self.llr >= self.upper:
-                self.decision = "candidate"
-            elif self.llr <= self.lower:
-                self.decision = "baseline"
+        var = max(0.0, self._squares / n - mean * mean)
+        for side in (self._candidate, self._baseline):
+            side.update(n, mean, var, self.lower, self.upper)
+        if self._candidate.state == "h1":
+            self.decision = "candidate"
+        elif self._baseline.state == "h1":
+            self.decision = "baseline"
         return self.decision
 
 
@@ -268,10 +338,12 @@ class Summary:
     ci_high: float
     score: float  # the candidate's match score over the deals (ties half)
     elo: float  # its logistic Elo difference
-    llr: float
+    llr: float  # the candidate's test's
+    llr_baseline: float  # the baseline's test's
     lower: float
     upper: float
     decision: Decision
+    finding: Finding
     candidate_mean: float  # the candidate's mean score per game
     baseline_mean: float
 
@@ -284,5 +356,5 @@ def summarize(test: Sprt) -> Summary:
     cand = math.fsum(sum(d.candidate) for d in deals) / games if games else 0.0
     base = math.fsum(sum(d.baseline) for d in deals) / games if games else 0.0
     return Summary(len(deals), games, interval.mean, interval.low, interval.high, score,
-                   score_to_elo(score), test.llr, test.lower, test.upper, test.decision,
-                   cand, base)
+                   score_to_elo(score), test.llr, test.llr_baseline, test.lower, test.upper,
+                   test.decision, test.finding, cand, base)

@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 PY = sys.executable
-KEYS = {"games", "deals", "mean", "ci_low", "ci_high", "decision", "llr", "bounds", "ci",
+KEYS = {"games", "deals", "mean", "ci_low", "ci_high", "decision", "finding", "llr",
+        "llr_baseline", "bounds", "ci",
         "candidate_mean", "baseline_mean", "score", "elo", "model", "alpha", "beta",
         "faults", "interrupted", "ruleset", "variant", "seed", "candidate", "baseline",
         "opponents", "elo0", "elo1"}

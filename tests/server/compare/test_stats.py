@@ -83,11 +83,14 @@ def test_llr_is_the_normal_gsprt_with_the_sample_variance() -> None:
 
 def test_identical_deals_decide_at_the_minimum_rather_than_stall() -> None:
     same = Sprt(PointsModel(0.0, 1.0))
-    while same.decision == "none" and len(same.deals) < 100:
+    while not same.finished and len(same.deals) < 100:
         same.add(Deal((-3.0, 0.0, 2.0, 0.0), (-3.0, 0.0, 2.0, 0.0)))
-    assert same.decision == "baseline" and len(same.deals) == MIN_DEALS
+    assert (same.decision, same.finding) == ("none", "equal")
+    assert len(same.deals) == MIN_DEALS
+    with pytest.raises(ValueError):
+        same.add(Deal((1.0,), (1.0,)))
     sweep = Sprt(EloModel(0, 10))
-    while sweep.decision == "none" and len(sweep.deals) < 100:
+    while not sweep.finished and len(sweep.deals) < 100:
         sweep.add(Deal((1.0, 2.0, 3.0, 4.0), (0.0, 0.0, 0.0, 0.0)))
     assert sweep.decision == "candidate" and len(sweep.deals) == MIN_DEALS
 
@@ -102,7 +105,7 @@ def test_the_models_refuse_pairs_in_the_wrong_order() -> None:
 def test_a_clearly_better_candidate_is_decided_after_the_minimum_of_deals() -> None:
     test = Sprt(PointsModel(0.0, 1.0))
     rng = random.Random(1)
-    while test.decision == "none" and len(test.deals) < 1000:
+    while not test.finished and len(test.deals) < 1000:
         test.add(Deal((5.0 + rng.random(), 4.0), (0.0, rng.random())))
     assert test.decision == "candidate" and len(test.deals) == MIN_DEALS
     with pytest.raises(ValueError):
@@ -115,17 +118,30 @@ def test_a_clearly_better_candidate_is_decided_after_the_minimum_of_deals() -> N
 def test_a_clearly_worse_candidate_is_decided_for_the_baseline() -> None:
     test = Sprt(EloModel(0, 10))
     rng = random.Random(2)
-    while test.decision == "none" and len(test.deals) < 1000:
+    while not test.finished and len(test.deals) < 1000:
         a, b = rng.random(), rng.random()
         test.add(Deal((a, b - 1, a), (a + 1, b, a + rng.random())))
-    assert test.decision == "baseline" and summarize(test).mean < 0
+    assert test.decision == test.finding == "baseline" and summarize(test).mean < 0
+    assert test.llr_baseline >= test.upper
+
+
+def test_a_candidate_not_better_by_the_margin_is_not_called_worse() -> None:
+    """A small edge for the candidate, well below H1's margin: the candidate's test closes
+    (not better by the margin), and the baseline is never called better."""
+    test = Sprt(PointsModel(0.0, 4.0))
+    rng = random.Random(3)
+    while not test.finished and len(test.deals) < 1000:
+        test.add(Deal((rng.gauss(0.5, 3.0),), (0.0,)))
+    assert (test.decision, test.finding) == ("none", "equal")
+    assert test.llr <= test.lower and test.llr_baseline <= test.lower
 
 
 @pytest.mark.parametrize("model", [EloModel(0, 10), PointsModel(0.0, 1.0)])
 def test_a_bot_against_itself_claims_no_difference_more_often_than_alpha(model: object
                                                                          ) -> None:
     """Real deals of the random bot against itself (the bench's bank), each deal's halves
-    swapped at random so the two are exactly alike: "candidate" at most alpha of the time."""
+    swapped at random so the two are exactly alike: either bot called better at most alpha
+    of the time."""
     deals = json.loads(BANK.read_text())
     rng = random.Random(7)
     wrong = 0
@@ -135,8 +151,9 @@ def test_a_bot_against_itself_claims_no_difference_more_often_than_alpha(model: 
             a, b = rng.choice(deals)
             if rng.random() < 0.5:
                 a, b = b, a
-            if test.add(Deal(tuple(a), tuple(b))) != "none":
+            test.add(Deal(tuple(a), tuple(b)))
+            if test.finished:
                 break
-        wrong += test.decision == "candidate"
+        wrong += test.decision != "none"  # either bot called better than itself
     margin = 3 * math.sqrt(0.05 * 0.95 / RUNS)
     assert wrong / RUNS <= 0.05 + margin
