@@ -1,4 +1,4 @@
-"""The single-agent Gymnasium wrapper, around the default ruleset's environment."""
+"""The single-agent Gymnasium wrapper, around the default ruleset's environment and Botzone's and NOI 2014's."""
 
 from __future__ import annotations
 
@@ -74,3 +74,21 @@ def test_action_masks_match_the_observation() -> None:
     sa = wrapped()
     obs, _ = sa.reset(seed=3)
     assert (sa.action_masks() == obs["action_mask"].astype(bool)).all()
+
+
+def test_check_env_passes_around_botzone_and_noi2014_with_their_sample_ais() -> None:
+    """The wrapper takes any ruleset's environment: one learner among that ruleset's own
+    sample AIs, played in-process from the seat's requests."""
+    import sample_ai.botzone.random_bot as botzone_random
+    import sample_ai.noi2014.greedy_bot as noi_greedy
+    from rulesets.botzone import env as botzone
+    from rulesets.noi2014 import env as noi2014
+
+    for aec, actor in ((botzone.env(variant="duplicate"), botzone.bot_actor(botzone_random)),
+                       (botzone.env(variant="classic"), botzone.bot_actor(botzone_random)),
+                       (noi2014.env(), noi2014.bot_actor(noi_greedy))):
+        sa = SingleAgentEnv(aec, actor, illegal="replace", rotate=True)
+        check_env(sa, skip_render_check=True)
+        total, info, _ = play(sa, 3)
+        seat = int(sa.learner.removeprefix("player_"))
+        assert total == info["scores"][seat]  # type: ignore[index]
