@@ -64,6 +64,11 @@ def resample(deals: list[list[list[float]]], runs: int, cap: int, model: str,
     return counts
 
 
+def wrong(counts: Counter[str], runs: int) -> float:
+    """The share of runs that called either bot better than the other (itself)."""
+    return (counts["candidate"] + counts["baseline"]) / runs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("part", choices=("bank", "resample", "real"))
@@ -85,7 +90,7 @@ def main() -> None:
     elif args.part == "resample":
         counts = resample(json.loads(args.bank.read_text()), args.runs, args.cap, args.model)
         print(f"{args.runs} runs, cap {args.cap} deals, model {args.model}: {dict(counts)}; "
-              f"false positive rate (either bot called better) {(counts['candidate'] + counts['baseline']) / args.runs:.4f}")
+              f"false positive rate (either bot called better) {wrong(counts, args.runs):.4f}")
     else:
         counts = Counter()
         for seed in range(args.runs):
@@ -93,7 +98,8 @@ def main() -> None:
                         EloModel() if args.model == "elo" else PointsModel(0.0, 1.0))
             counts[compare(plan, args.jobs).test.finding] += 1
         print(f"{args.runs} real runs, cap {args.cap} deals, model {args.model}: "
-              f"{dict(counts)}; false positive rate (either bot called better) {(counts['candidate'] + counts['baseline']) / args.runs:.4f}")
+              f"{dict(counts)}; false positive rate (either bot called better) "
+              f"{wrong(counts, args.runs):.4f}")
     print(f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
 
 

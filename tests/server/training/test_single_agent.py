@@ -1,4 +1,5 @@
-"""The single-agent Gymnasium wrapper, around the default ruleset's environment and Botzone's and NOI 2014's."""
+"""The single-agent Gymnasium wrapper, around the default ruleset's environment (and
+Botzone's and NOI 2014's)."""
 
 from __future__ import annotations
 
