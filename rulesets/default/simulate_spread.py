@@ -57,7 +57,6 @@ from rulesets.default.engine.simulate import (
     HandRecord,
     Summary,
     chunks,
-    is_file_spec,
     play_chunk,
     summarize,
 )
@@ -71,6 +70,7 @@ from server.cluster.ray_cluster import (
     max_upload_bytes,
 )
 from server.seam.errors import InputError
+from server.seam.python_bots import is_file_spec
 
 Advance = Callable[[int], None]  # told how many hands a chunk that ended played
 # Never sent to a node: version control, virtual environments, caches, build leftovers.

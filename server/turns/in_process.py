@@ -14,21 +14,16 @@ sample AIs and what a game is.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
 import inspect
 import re
-import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from types import ModuleType
 from typing import Any, Protocol
 
 from server.seam.contract import Reply, TurnGame
 from server.seam.errors import InputError
+from server.seam.python_bots import load_module
 
 RE = "RE"
 # file.py:NAME or package.module:NAME: what is played in-process (a command has a space, a
@@ -58,14 +53,14 @@ def resolve_responder(spec: str, samples: Mapping[str, str]) -> ResponderFactory
     """The factory of an in-process bot (``in_process``): a sample's module, or the object
     ``NAME`` of ``file.py`` / ``module``, checked now. Bad input is an ``InputError``."""
     if spec in samples:
-        module = _import(spec, samples[spec])
+        module = load_module(spec, samples[spec])
         return _factory(spec, module)
     found = _FILE_SPEC.match(spec) or _MODULE_SPEC.match(spec)
     if found is None:
         raise InputError(f"bot {spec!r}: not a bot played in-process (use one of "
                          f"{', '.join(samples)}, file.py:NAME or module:NAME)")
     source, attr = found.group("source"), found.group("attr")
-    module = _load_file(spec, source) if source.endswith(".py") else _import(spec, source)
+    module = load_module(spec, source)
     target = getattr(module, attr, None)
     if target is None:
         raise InputError(f"bot {spec!r}: {source} has no {attr!r}")
@@ -90,45 +85,6 @@ def _factory(spec: str, target: Any) -> ResponderFactory:
     if not callable(getattr(target, "respond", None)):
         raise InputError(f"bot {spec!r}: no respond(requests, responses) function or method")
     return lambda seed: target
-
-
-def _import(spec: str, name: str) -> ModuleType:
-    try:
-        return importlib.import_module(name)
-    except ImportError as exc:
-        raise InputError(f"bot {spec!r}: cannot import {name!r} ({exc})") from None
-    except (Exception, SystemExit) as exc:
-        raise InputError(f"bot {spec!r}: importing {name!r} failed: {_why(exc)}") from None
-
-
-def _load_file(spec: str, source: str) -> ModuleType:
-    path = Path(source).resolve()
-    if not path.is_file():
-        raise InputError(f"bot {spec!r}: no file {source}")
-    # A name of its own: a bot file called random.py must not replace the module random.
-    name = "_turn_bot_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
-    if name in sys.modules:
-        return sys.modules[name]
-    loader_spec = importlib.util.spec_from_file_location(name, path)
-    if loader_spec is None or loader_spec.loader is None:
-        raise InputError(f"bot {spec!r}: {source} cannot be loaded as Python")
-    module = importlib.util.module_from_spec(loader_spec)
-    if str(path.parent) not in sys.path:
-        sys.path.insert(0, str(path.parent))
-    sys.modules[name] = module
-    try:
-        loader_spec.loader.exec_module(module)
-    except (Exception, SystemExit) as exc:
-        del sys.modules[name]
-        raise InputError(f"bot {spec!r}: loading {source} failed: {_why(exc)}") from None
-    return module
-
-
-def _why(exc: BaseException) -> str:
-    if isinstance(exc, SystemExit):
-        return ("it called sys.exit while being imported (start the bot under "
-                "'if __name__ == \"__main__\":')")
-    return f"{type(exc).__name__}: {exc}"
 
 
 @dataclass(slots=True)

@@ -12,17 +12,11 @@ is kept (``Played.errors``) for the bot's author.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
-import os
-import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Protocol
 
 from protocol.messages import FromAI, ToAI
@@ -30,6 +24,8 @@ from rulesets.default.engine.hand import SEATS, Hand, HandResult, Verdict
 from rulesets.default.engine.rng import deal
 from sample_ai import BUILTIN_BOTS
 from scoring.settlement import WinKind
+from server.seam.errors import InputError
+from server.seam.python_bots import load_module, on_path
 
 
 class InProcessBot(Protocol):
@@ -54,12 +50,12 @@ def _sample_target(spec: str) -> str:
         return spec
     module, _, attr = target.partition(":")
     if module.startswith("sample_ai.") and (_CHECKOUT / COMPILED_BOTS / "__init__.py").is_file():
-        _on_path(str(_CHECKOUT))
+        on_path(str(_CHECKOUT))
         return f"{COMPILED_BOTS}{module.removeprefix('sample_ai')}:{attr}"
     return target
 
 
-class BotSpecError(ValueError):
+class BotSpecError(InputError):
     """A bot name that resolves to nothing usable."""
 
 
@@ -101,7 +97,7 @@ def resolve_bot(spec: str) -> BotFactory:
         known = ", ".join(SAMPLE_BOTS)
         raise BotSpecError(f"unknown bot {spec!r}: use one of {known}, or module:Class "
                            "(or path/to/bot.py:Class)")
-    module = _load_file(spec, source) if is_file_spec(source) else _import(spec, source)
+    module = load_module(spec, source, BotSpecError)
     cls: Any = getattr(module, attr, None)
     if cls is None or not callable(cls):
         raise BotSpecError(f"bot {spec!r}: {source!r} has no class {attr!r}")
@@ -113,56 +109,6 @@ def resolve_bot(spec: str) -> BotFactory:
         return bot
 
     return factory
-
-
-def is_file_spec(source: str) -> bool:
-    """Whether a spec's part before the colon names a file (else a module)."""
-    return source.endswith(".py") or "/" in source or os.sep in source
-
-
-def _on_path(folder: str) -> None:
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
-
-
-def _import(spec: str, name: str) -> ModuleType:
-    _on_path(os.getcwd())
-    try:
-        return importlib.import_module(name)
-    except ImportError as exc:
-        raise BotSpecError(f"bot {spec!r}: cannot import {name!r} ({exc}; looked in "
-                           f"{os.getcwd()} and on the Python path)") from None
-    except (Exception, SystemExit) as exc:  # the module's own code failed: not our bug
-        raise BotSpecError(f"bot {spec!r}: importing {name!r} failed: {_why(exc)}") from None
-
-
-def _load_file(spec: str, source: str) -> ModuleType:
-    path = Path(source).resolve()
-    if not path.is_file():
-        raise BotSpecError(f"bot {spec!r}: no file {source}")
-    # A name of its own: a bot file called random.py must not replace the module random.
-    name = "_bot_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
-    if name in sys.modules:
-        return sys.modules[name]
-    loader_spec = importlib.util.spec_from_file_location(name, path)
-    if loader_spec is None or loader_spec.loader is None:
-        raise BotSpecError(f"bot {spec!r}: {source} cannot be loaded as Python")
-    module = importlib.util.module_from_spec(loader_spec)
-    _on_path(str(path.parent))
-    sys.modules[name] = module  # dataclasses and pickling look classes up by module
-    try:
-        loader_spec.loader.exec_module(module)
-    except (Exception, SystemExit) as exc:
-        del sys.modules[name]
-        raise BotSpecError(f"bot {spec!r}: loading {source} failed: {_why(exc)}") from None
-    return module
-
-
-def _why(exc: BaseException) -> str:
-    if isinstance(exc, SystemExit):
-        return ("it called sys.exit while being imported (start the bot under "
-                "'if __name__ == \"__main__\":')")
-    return f"{type(exc).__name__}: {exc}"
 
 
 @dataclass(slots=True)
