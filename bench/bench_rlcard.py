@@ -57,12 +57,14 @@ def _plain_only() -> None:
     import importlib.machinery as machinery
 
     root = str(ROOT)
+    venv = os.path.abspath(sys.prefix)  # a venv inside the checkout keeps its extensions
     source = (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES)
     plain_hook = machinery.FileFinder.path_hook(source)
     default_hook = sys.path_hooks[-1]
 
     def hook(path: str) -> Any:
-        if os.path.abspath(path or ".").startswith(root):
+        where = os.path.abspath(path or ".")
+        if where.startswith(root) and not where.startswith(venv):
             return plain_hook(path)
         return default_hook(path)
 

@@ -54,6 +54,10 @@ CORES = (
     "rulesets/default/engine/rng.py",
     "rulesets/default/engine/simulate.py",
     "server/seam/seeds.py",
+    "rulesets/botzone/tiles.py",
+    "rulesets/botzone/judge.py",
+    "rulesets/botzone/seat_view.py",
+    "rulesets/botzone/table.py",
 )
 COPY_PACKAGE = "_compiled_bots"  # rulesets.default.engine.simulate.COMPILED_BOTS names it
 COPIED = ("framework.py", "random_bot.py", "greedy.py")  # from sample_ai/

@@ -179,11 +179,19 @@ def could_win(counts: bytearray, melds: int) -> bool:
             return True  # seven pairs
         if not (any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26])) and \
                 0 not in (counts[0], counts[8], counts[9], counts[17], counts[18],
-                          counts[26], *counts[27:34]):
+                          counts[26]) and 0 not in counts[27:34]:
             return True  # thirteen orphans
         if max(counts) <= 1 and _KNIT_FITS[cw * 64 + ct * 8 + cb]:
             return True  # honors and knitted tiles
     return melds <= 1 and _KNIT_FITS[fw * 64 + ft * 8 + fb]  # a knitted straight
+
+
+def _chi_shape(planes: bytearray, t: int) -> bool:
+    """Whether a hand holds two tiles making a chow with the suited tile ``t``."""
+    n = t % 9
+    return bool((n >= 2 and planes[t - 2] and planes[t - 1])
+                or (1 <= n <= 7 and planes[t - 1] and planes[t + 1])
+                or (n <= 6 and planes[t + 1] and planes[t + 2]))
 
 
 # --- the view -----------------------------------------------------------------------------
@@ -532,6 +540,24 @@ class SeatView:
         if self._legal is None:
             self._legal = self._compute_legal()
         return self._legal
+
+    def has_choice(self) -> bool:
+        """Whether this seat has a real choice now (``legal_actions() != [PASS]``), found
+        cheaply for the common case: a discard this seat cannot claim at all."""
+        if self._legal is None and self.kind == DISCARD:
+            t = TILE_INDEX[self.tile]
+            planes = self.planes
+            if planes[t] < 2 and not (
+                t < 27 and (self.source + 1) % 4 == self.seat and _chi_shape(planes, t)
+            ):
+                # no PENG, GANG or CHI: a HU at most, which needs a complete shape
+                counts = planes[0:N_TILES]
+                counts[t] += 1
+                if not could_win(counts, len(self.packs)):
+                    self._legal = [PASS]
+                    return False
+        legal = self.legal_actions()
+        return len(legal) > 1 or legal[0] != PASS
 
     def _compute_legal(self) -> list[int]:
         kind = self.kind
