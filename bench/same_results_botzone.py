@@ -4,12 +4,13 @@ changes nothing.
     .venv/bin/python bench/same_results_botzone.py             # 300 games per variant
     .venv/bin/python bench/same_results_botzone.py --games 50
 
-Plays games through ``rulesets.botzone.env.env`` (PettingZoo's loop, seeds 0..GAMES-1,
-HU whenever it is legal, else a random legal action from a fixed ``random.Random``) and prints, per variant, the
-steps, the ends, and a SHA-256 of everything an agent sees and the game's record: at
-every step the agent, its observation (the default encoding and the course's 6x4x9),
-its action mask, reward, termination and info, and at the end the game's log as
-``write_log`` writes it (every request, response and judge output). Run it before and
+Plays games through ``rulesets.botzone.env.env`` (PettingZoo's loop, seeds
+0..GAMES-1, HU whenever it is legal, else a random legal action from a fixed
+``random.Random``) and prints, per variant, the decisions, the ends, and a SHA-256 of
+everything an agent sees and of the game's record: at every step the agent, its
+observation (the default encoding and the course's 6x4x9), its action mask, reward,
+termination and info, and at the end the game's record as ``write_log`` writes it
+(every request, response and judge output). Run it before and
 after a change to the environment, the seat view or the judge: the outputs must be
 identical. It runs the same on the plain and the compiled build
 (``tools/build_mypyc.py``), which is how the compiled one is checked.
