@@ -180,10 +180,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             raise IllegalActionError(f"{agent}: {said} is not legal now (legal: "
                                      f"{', '.join(describe(a) for a in view.legal_actions())})")
         self._cumulative_rewards[agent] = 0
-        went_on = self._table.act(seat, int(action))
-        self._next()
-        if went_on:
-            self._accumulate_rewards()
+        self._table.act(seat, int(action))
+        self._next()  # the rewards are 0 until _finish accumulates the scores, once
 
     def _next(self) -> None:
         """The next agent to act, or the end of the game."""
