@@ -51,6 +51,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers import order_enforcing
 
 from rulesets.botzone.encoders import DefaultEncoder, Encoder
 from rulesets.botzone.judge import Judge
@@ -151,11 +152,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         view = self._views[seat]
         deciders = self._table.deciders
         if deciders and deciders[0] == seat:
-            mask = bytearray(N_ACTIONS)
-            for action in view.legal_actions():
-                mask[action] = 1
             return {"observation": self.encoder.encode(view),
-                    "action_mask": np.frombuffer(mask, dtype=np.int8)}
+                    "action_mask": np.frombuffer(view.mask(), dtype=np.int8)}
         return {"observation": self.encoder.encode(view),
                 "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
 
@@ -250,6 +248,10 @@ def describe_safe(action: int) -> str:
         return f"action {action}"
 
 
+def _before_reset(name: str) -> Any:
+    raise AttributeError(f"{name} cannot be accessed before reset")
+
+
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order-enforcing wrapper, with the same checks and errors, made cheap.
 
@@ -257,28 +259,64 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     only after a failed lookup has raised (and caught) an ``AttributeError``: about a
     microsecond for each of the eight lookups of a step of the PettingZoo loop, a quarter
     of the step. Here they are properties (checked before ``reset`` exactly as the
-    wrapper checks them), and ``last`` asks the game directly once reset."""
+    wrapper checks them); ``last``, ``step`` and ``agent_iter``'s iterator ask the game
+    directly once reset, with the wrapper's checks."""
 
-    def _forward(self, name: str) -> Any:
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self.env, name)
-
-    agents = property(lambda self: self._forward("agents"))
-    agent_selection = property(lambda self: self._forward("agent_selection"))
-    rewards = property(lambda self: self._forward("rewards"))
-    terminations = property(lambda self: self._forward("terminations"))
-    truncations = property(lambda self: self._forward("truncations"))
-    infos = property(lambda self: self._forward("infos"))
+    agents = property(
+        lambda self: self.env.agents if self._has_reset else _before_reset("agents"))
+    agent_selection = property(
+        lambda self: self.env.agent_selection if self._has_reset
+        else _before_reset("agent_selection"))
+    rewards = property(
+        lambda self: self.env.rewards if self._has_reset else _before_reset("rewards"))
+    terminations = property(
+        lambda self: self.env.terminations if self._has_reset
+        else _before_reset("terminations"))
+    truncations = property(
+        lambda self: self.env.truncations if self._has_reset
+        else _before_reset("truncations"))
+    infos = property(
+        lambda self: self.env.infos if self._has_reset else _before_reset("infos"))
     _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
-            raise AttributeError("agent_selection cannot be accessed before reset")
+            _before_reset("agent_selection")
         return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _Iterable(self, max_iter)
 
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _Iterable(order_enforcing.AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(order_enforcing.AECOrderEnforcingIterator):  # type: ignore[misc]
+    """``AECOrderEnforcingIterator`` (the same checks), reading the game directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        game = wrapper.env
+        if not game.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return game.agent_selection  # type: ignore[no-any-return]
 
 
 def env(**options: Any) -> wrappers.OrderEnforcingWrapper[str, dict[str, np.ndarray], int]:

@@ -541,6 +541,13 @@ class SeatView:
             self._legal = self._compute_legal()
         return self._legal
 
+    def mask(self) -> bytearray:
+        """The legal actions as N_ACTIONS bytes, one where an action is legal."""
+        mask = bytearray(N_ACTIONS)
+        for action in self.legal_actions():
+            mask[action] = 1
+        return mask
+
     def has_choice(self) -> bool:
         """Whether this seat has a real choice now (``legal_actions() != [PASS]``), found
         cheaply for the common case: a discard this seat cannot claim at all."""
