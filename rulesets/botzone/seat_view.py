@@ -265,7 +265,12 @@ class SeatView:
 
     def update(self, request: str) -> None:
         """Take the next request this seat receives."""
-        words = request.split(" ")
+        self.update_words(request.split(" "))
+
+    def update_words(self, words: list[str]) -> None:
+        """``update`` with the request already split at its spaces (the training table
+        splits each distinct request of a turn once for the four seats); ``words`` is
+        left unchanged."""
         planes = self.planes
         me = self.seat
         if self._undo is not None and not (
@@ -311,7 +316,7 @@ class SeatView:
             self._scalars()
             return
         else:
-            raise ValueError(f"not a Botzone Mahjong request: {request!r}")
+            raise ValueError(f"not a Botzone Mahjong request: {' '.join(words)!r}")
         if self.kind == NONE:
             self._set_tile(-1)
         self._set_kind()

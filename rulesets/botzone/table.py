@@ -134,10 +134,15 @@ class Table:
         while not judge.finished:
             requests = judge.requests()
             first = -1
+            said: str | None = None
+            words: list[str] = []
             for seat in range(4):
                 view = views[seat]
                 request = requests[seat]
-                view.update(request)
+                if request != said:  # most turns tell all four, or three, the same
+                    words = request.split(" ")
+                    said = request
+                view.update_words(words)
                 history[seat].append(request)
                 if first < 0 and view.kind:
                     first = seat
