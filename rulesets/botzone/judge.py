@@ -393,7 +393,9 @@ class Judge:
                 content = [text] * 4
             else:
                 self._last_op = display["action"] = "DRAW"
-                content = [f"2 {tile}" if seat == stage else f"3 {stage} DRAW" for seat in range(4)]
+                others = f"3 {stage} DRAW"
+                content = [others, others, others, others]
+                content[stage] = f"2 {tile}"
                 if self.display_fans:
                     display["canHu"][stage] = self._fan(stage)[0]
         elif stage < 8:
@@ -429,7 +431,7 @@ class Judge:
         display["tileCnt"] = self._tile_count()
         self._output = {
             "command": "request",
-            "content": {str(i): text for i, text in enumerate(content)},
+            "content": {"0": content[0], "1": content[1], "2": content[2], "3": content[3]},
             "display": display,
         }
 
