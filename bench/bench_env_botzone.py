@@ -4,8 +4,9 @@
 Seconds are the process's CPU time (less noisy on a shared machine than the wall
 clock; the same on a quiet one).
 
-PettingZoo's loop (``agent_iter``, ``last``, ``step``) with the default encoder and
-the action masks, each agent taking a random legal action (fixed seed), per variant.
+PettingZoo's loop (``agent_iter``, ``last``, ``step``) on ``raw_env`` and on ``env()``,
+with the default encoder and the action masks, each agent taking a random legal
+action (fixed seed), per variant.
 ``--profile`` prints where the time goes (cProfile, top functions).
 
     python3 bench/bench_env_botzone.py [--games N] [--profile]
@@ -25,12 +26,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from rulesets.botzone.env import env as wrapped_env
 from rulesets.botzone.env import raw_env
 
 
-def run(variant: str, games: int, seed: int = 0) -> tuple[int, float]:
-    """(steps, seconds) of ``games`` games with random legal actions."""
-    env = raw_env(variant=variant)
+def run(variant: str, games: int, seed: int = 0, wrapped: bool = False) -> tuple[int, float]:
+    """(steps, seconds) of ``games`` games with random legal actions, on ``raw_env`` or
+    (``wrapped``) ``env()``, inside PettingZoo's order-enforcing wrapper."""
+    env = (wrapped_env if wrapped else raw_env)(variant=variant)
     rng = random.Random(seed)
     steps = 0
     start = time.process_time()
@@ -55,9 +58,12 @@ def main(argv: list[str]) -> int:
     if args.games < 1:
         parser.error("--games must be at least 1")
     for variant in ("duplicate", "classic"):
-        steps, seconds = run(variant, args.games)
-        print(f"{variant:9}: {args.games} games, {steps} steps in {seconds:.2f} s: "
-              f"{steps / seconds:,.0f} steps/s, {args.games / seconds:,.1f} games/s")
+        for wrapped in (False, True):
+            steps, seconds = run(variant, args.games, wrapped=wrapped)
+            name = "env()" if wrapped else "raw_env"
+            print(f"{variant:9} {name:7}: {args.games} games, {steps} steps in "
+                  f"{seconds:.2f} s: {steps / seconds:,.0f} steps/s, "
+                  f"{args.games / seconds:,.1f} games/s")
     if args.profile:
         profile = cProfile.Profile()
         profile.runcall(run, "duplicate", max(1, args.games // 3))

@@ -18,8 +18,10 @@ median of the rounds are printed, with the load average. Measured:
   come from the same checkout in the same run);
 * our training environments where they exist (``rulesets/<ruleset>/env.py``: Botzone
   classic and duplicate, the default ruleset, NOI 2014), steps per second of
-  PettingZoo's loop with a random legal action from the observation's mask; a
-  missing one is skipped with a note.
+  PettingZoo's loop on ``raw_env`` (``env botzone ...``) and, for Botzone, on
+  ``env()`` too (``env() botzone ...``: inside PettingZoo's order-enforcing wrapper),
+  with a random legal action from the observation's mask (``mask.nonzero()``, one
+  ``random.Random`` draw, as RLCard's loop draws); a missing one is skipped with a note.
 
 The issue's targets: ``simulate`` at 25 times RLCard's hands per second, the Botzone
 environment at 10 times RLCard's steps per second.
@@ -41,11 +43,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTALL = "pip install rlcard   (into this venv: .venv/bin/pip install rlcard)"
-ENVS = {  # label: (module, raw_env options)
-    "env botzone classic": ("rulesets.botzone.env", {"variant": "classic"}),
-    "env botzone duplicate": ("rulesets.botzone.env", {"variant": "duplicate"}),
-    "env default": ("rulesets.default.env", {}),
-    "env noi2014": ("rulesets.noi2014.env", {}),
+ENVS: dict[str, tuple[str, dict[str, Any], str]] = {  # label: (module, options, maker)
+    "env botzone classic": ("rulesets.botzone.env", {"variant": "classic"}, "raw_env"),
+    "env botzone duplicate": ("rulesets.botzone.env", {"variant": "duplicate"}, "raw_env"),
+    "env() botzone classic": ("rulesets.botzone.env", {"variant": "classic"}, "env"),
+    "env() botzone duplicate": ("rulesets.botzone.env", {"variant": "duplicate"}, "env"),
+    "env default": ("rulesets.default.env", {}, "raw_env"),
+    "env noi2014": ("rulesets.noi2014.env", {}, "raw_env"),
 }
 
 
@@ -57,12 +61,14 @@ def _plain_only() -> None:
     import importlib.machinery as machinery
 
     root = str(ROOT)
+    venv = os.path.abspath(sys.prefix)  # a venv inside the checkout keeps its extensions
     source = (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES)
     plain_hook = machinery.FileFinder.path_hook(source)
     default_hook = sys.path_hooks[-1]
 
     def hook(path: str) -> Any:
-        if os.path.abspath(path or ".").startswith(root):
+        where = os.path.abspath(path or ".")
+        if where.startswith(root) and not where.startswith(venv):
             return plain_hook(path)
         return default_hook(path)
 
@@ -124,19 +130,22 @@ def ours_hands(seconds: float) -> dict[str, float]:
 
 
 def env_steps(label: str, seconds: float) -> dict[str, float]:
-    import numpy as np
+    import random
 
-    module, options = ENVS[label]
-    env = importlib.import_module(module).raw_env(**options)
-    rng = np.random.default_rng(0)
+    module, options, maker = ENVS[label]
+    env = getattr(importlib.import_module(module), maker)(**options)
+    rng = random.Random(0)  # as RLCard's loop above: Python's random, one draw a step
 
     def game(i: int) -> int:
         env.reset(seed=i)
         steps = 0
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
-            action = None if term or trunc else \
-                int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            if term or trunc:
+                action = None
+            else:
+                legal = obs["action_mask"].nonzero()[0]
+                action = int(legal[rng.randrange(len(legal))])
             env.step(action)
             steps += 1
         return steps
@@ -177,7 +186,7 @@ def plan(rounds_have_compiled: bool) -> tuple[list[tuple[str, str, bool]], list[
         notes.append("no compiled build (tools/build_mypyc.py): plain Python only")
     for mode, plain in modes:
         items.append((f"simulate hands/s ({mode})", "simulate hands", plain))
-    for label, (module, _) in ENVS.items():
+    for label, (module, _, _) in ENVS.items():
         if importlib.util.find_spec(module) is None:
             notes.append(f"{label}: skipped, no {module.replace('.', '/')}.py yet")
             continue

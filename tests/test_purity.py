@@ -16,7 +16,7 @@ CORE = [
     "server.seam.errors", "server.seam.seeds",
     "rulesets.botzone", "rulesets.botzone.tiles", "rulesets.botzone.fans",
     "rulesets.botzone.judge", "rulesets.botzone.formats", "rulesets.botzone.view",
-    "rulesets.botzone.fan_names",
+    "rulesets.botzone.fan_names", "rulesets.botzone.seat_view", "rulesets.botzone.table",
 ]
 
 

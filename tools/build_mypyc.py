@@ -11,7 +11,11 @@ file; ``--clean`` deletes them and the plain install is back. Nothing installs o
 needs the build: it is a local speed-up for long simulations.
 
 What is compiled (``CORES``): ``scoring``, the default ruleset's engine, deals and
-in-process driver, and the seed stream. Not compiled: ``protocol.messages`` (mypyc
+in-process driver, the seed stream, and the pure side of Botzone's training
+environment: its tiles, judge, seat view and game table (``rulesets.botzone.env``
+and its encoders stay plain: they are the numpy and PettingZoo shell; ``fans`` is a
+thin call into PyMahjongGB, already C++). A compiled class has no ``__dict__``, so
+``Judge.copy`` copies its attributes one by one. Not compiled: ``protocol.messages`` (mypyc
 turns a dataclass's ``ClassVar`` into an instance attribute, and the frozen messages
 then fail to build), ``protocol.tiles`` (a compiled function checks its arguments'
 types on entry, so ``parse_tile(None)`` would raise ``TypeError`` where the plain
@@ -28,8 +32,10 @@ by module or file (``sample_ai.random_bot:RandomBot``, a student's subclass) is 
 plain class, as always.
 
 The results are the same, compiled or not: ``bench/same_results.py`` prints the
-same fingerprint of 2,000 random-bot and 300 mixed hands, and the tests of these
-modules pass on the compiled build.
+same fingerprint of 2,000 random-bot and 300 mixed hands, ``bench/same_results_botzone.py``
+the same fingerprint of 300 training-environment games per Botzone variant,
+``bench/check_env_botzone.py`` finds the masks and the judge agreeing action by
+action, and the tests of these modules pass on the compiled build.
 """
 
 from __future__ import annotations
@@ -54,6 +60,10 @@ CORES = (
     "rulesets/default/engine/rng.py",
     "rulesets/default/engine/simulate.py",
     "server/seam/seeds.py",
+    "rulesets/botzone/tiles.py",
+    "rulesets/botzone/judge.py",
+    "rulesets/botzone/seat_view.py",
+    "rulesets/botzone/table.py",
 )
 COPY_PACKAGE = "_compiled_bots"  # rulesets.default.engine.simulate.COMPILED_BOTS names it
 COPIED = ("framework.py", "random_bot.py", "greedy.py")  # from sample_ai/

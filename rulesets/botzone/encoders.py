@@ -51,8 +51,7 @@ class DefaultEncoder:
     shape: tuple[int, ...] = (N_ROWS, N_TILES)
 
     def encode(self, view: SeatView) -> np.ndarray:
-        return np.frombuffer(view.planes, dtype=np.uint8).astype(np.float32).reshape(
-            N_ROWS, N_TILES)
+        return np.array(view.planes, dtype=np.float32).reshape(N_ROWS, N_TILES)
 
 
 _LEVELS = np.arange(4, dtype=np.uint8).reshape(4, 1)

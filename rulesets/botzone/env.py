@@ -51,6 +51,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers import order_enforcing
 
 from rulesets.botzone.encoders import DefaultEncoder, Encoder
 from rulesets.botzone.judge import Judge
@@ -58,22 +59,21 @@ from rulesets.botzone.seat_view import (
     AFTER_CLAIM,
     CHI,
     DISCARD,
-    DRAW,
     GANG,
-    HU,
     N_ACTIONS,
     PASS,
     PENG,
-    STANDARD_WALLS,
     SeatView,
     action_of,
     describe,
 )
+from rulesets.botzone.table import Table
 from rulesets.botzone.tiles import check_variant
 from server.seam.contract import Reply
 from server.training.errors import IllegalActionError
 
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
+AGENT_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -125,32 +125,37 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
                              "walltiles)")
         initdata: dict[str, Any] = {"srand": srand, **(given or {})}
         self.initdata = initdata
-        judge = self.judge = Judge(self.variant, initdata, display_fans=False)
-        sizes = [len(wall) for wall in judge._walls]
-        standard = list(STANDARD_WALLS[self.variant])
-        self._views = [SeatView(self.variant, None if sizes == standard else sizes)
-                       for _ in range(4)]
-        self._requests: list[list[str]] = [[], [], [], []]
-        self._responses: list[list[str]] = [[], [], [], []]
+        table = self._table = Table(self.variant, initdata)
+        self.judge = table.judge
+        self._views = table.views
+        self._requests = table.requests
+        self._responses = table.responses
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
-        self._deciders: list[int] = []
-        self._choices: dict[int, int] = {}
-        self._claimer = -1
         self.agent_selection = AGENTS[0]
-        self._advance()
+        self._next()
+
+    @property
+    def _deciders(self) -> list[int]:
+        return self._table.deciders
+
+    @property
+    def _choices(self) -> dict[int, int]:
+        return self._table.choices
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = AGENTS.index(agent)
+        seat = AGENT_SEATS[agent]
         view = self._views[seat]
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        if self._deciders and self._deciders[0] == seat:
-            mask[view.legal_actions()] = 1
-        return {"observation": self.encoder.encode(view), "action_mask": mask}
+        deciders = self._table.deciders
+        if deciders and deciders[0] == seat:
+            return {"observation": self.encoder.encode(view),
+                    "action_mask": np.frombuffer(view.mask(), dtype=np.int8)}
+        return {"observation": self.encoder.encode(view),
+                "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
 
     def view(self, agent: str) -> SeatView:
         """The seat's view (what its bot knows now)."""
@@ -166,97 +171,23 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = AGENTS.index(agent)
+        seat = AGENT_SEATS[agent]
         view = self._views[seat]
         if action is None or int(action) not in view.legal_actions():
             said = "no action" if action is None else describe_safe(int(action))
             raise IllegalActionError(f"{agent}: {said} is not legal now (legal: "
                                      f"{', '.join(describe(a) for a in view.legal_actions())})")
-        action = int(action)
         self._cumulative_rewards[agent] = 0
-        self._deciders.pop(0)
-        if view.kind == AFTER_CLAIM:
-            responses = ["PASS"] * 4
-            responses[seat] = view.response(self._choices[seat], action)
-            self._play(responses)
-        elif view.kind == DRAW:
-            responses = ["PASS"] * 4
-            responses[seat] = view.response(action)
-            self._play(responses)
+        self._table.act(seat, int(action))
+        self._next()  # the rewards are 0 until _finish accumulates the scores, once
+
+    def _next(self) -> None:
+        """The next agent to act, or the end of the game."""
+        deciders = self._table.deciders
+        if deciders:
+            self.agent_selection = AGENTS[deciders[0]]
         else:
-            self._choices[seat] = action
-            if self._deciders:
-                self.agent_selection = AGENTS[self._deciders[0]]
-                return
-            self._resolve_claims(view.source, view.kind)
-        self._accumulate_rewards()
-
-    def _resolve_claims(self, source: int, kind: int) -> None:
-        """All claims are in: the judge's check order picks the one that is made."""
-        choices = self._choices
-        responses = ["PASS"] * 4
-        for k in (1, 2, 3):
-            seat = (source + k) % 4
-            if choices.get(seat) == HU:
-                responses[seat] = "HU"
-                self._play(responses)
-                return
-        if kind == DISCARD:
-            for seat in range(4):
-                action = choices.get(seat, PASS)
-                if GANG <= action < GANG + 34:
-                    responses[seat] = "GANG"
-                    self._play(responses)
-                    return
-            claimer = next((seat for seat in range(4) if PENG <= choices.get(seat, PASS) < GANG),
-                           None)
-            if claimer is None:
-                claimer = next((seat for seat in range(4)
-                                if CHI <= choices.get(seat, PASS) < PENG), None)
-            if claimer is not None:
-                self._views[claimer].claim(choices[claimer])
-                self._deciders = [claimer]
-                self.agent_selection = AGENTS[claimer]
-                return
-        self._play(responses)
-
-    def _play(self, responses: list[str]) -> None:
-        """Give the judge this turn's four responses, then go on to the next decision."""
-        views = self._views
-        for seat in range(4):
-            views[seat].respond(responses[seat])
-            self._responses[seat].append(responses[seat])
-        assert self.judge is not None
-        self.judge.step([Reply("OK", text) for text in responses])
-        self._advance()
-
-    def _advance(self) -> None:
-        judge = self.judge
-        assert judge is not None
-        views = self._views
-        while not judge.finished:
-            requests = judge.requests()
-            first = -1
-            for seat in range(4):
-                views[seat].update(requests[seat])
-                self._requests[seat].append(requests[seat])
-                if views[seat].kind and first < 0:
-                    first = seat
-            if first >= 0:
-                source = views[first].source
-                order = [(source + k) % 4 for k in (1, 2, 3, 4)]
-                deciders = [seat for seat in order
-                            if views[seat].kind and views[seat].legal_actions() != [PASS]]
-                if deciders:
-                    self._deciders = deciders
-                    self._choices = {}
-                    self.agent_selection = AGENTS[deciders[0]]
-                    return
-            for seat in range(4):
-                views[seat].respond("PASS")
-                self._responses[seat].append("PASS")
-            judge.step(_PASSES)
-        self._finish()
+            self._finish()
 
     def _finish(self) -> None:
         judge = self.judge
@@ -269,7 +200,6 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             self.rewards[agent] = scores[seat]
             self.terminations[agent] = True
             self.infos[agent] = dict(info)
-        self._deciders = []
         self.agent_selection = AGENTS[0]
         self._accumulate_rewards()
 
@@ -311,9 +241,6 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         return None
 
 
-_PASSES = [Reply("OK", "PASS")] * 4
-
-
 def describe_safe(action: int) -> str:
     try:
         return describe(action)
@@ -321,9 +248,81 @@ def describe_safe(action: int) -> str:
         return f"action {action}"
 
 
+def _before_reset(name: str) -> Any:
+    raise AttributeError(f"{name} cannot be accessed before reset")
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper, with the same checks and errors, made cheap.
+
+    The wrapper reaches the game's attributes through ``__getattr__``, which Python calls
+    only after a failed lookup has raised (and caught) an ``AttributeError``: about a
+    microsecond for each of the eight lookups of a step of the PettingZoo loop, a quarter
+    of the step. Here they are properties (checked before ``reset`` exactly as the
+    wrapper checks them); ``last``, ``step`` and ``agent_iter``'s iterator ask the game
+    directly once reset, with the wrapper's checks."""
+
+    agents = property(
+        lambda self: self.env.agents if self._has_reset else _before_reset("agents"))
+    agent_selection = property(
+        lambda self: self.env.agent_selection if self._has_reset
+        else _before_reset("agent_selection"))
+    rewards = property(
+        lambda self: self.env.rewards if self._has_reset else _before_reset("rewards"))
+    terminations = property(
+        lambda self: self.env.terminations if self._has_reset
+        else _before_reset("terminations"))
+    truncations = property(
+        lambda self: self.env.truncations if self._has_reset
+        else _before_reset("truncations"))
+    infos = property(
+        lambda self: self.env.infos if self._has_reset else _before_reset("infos"))
+    _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            _before_reset("agent_selection")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _Iterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _Iterable(order_enforcing.AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(order_enforcing.AECOrderEnforcingIterator):  # type: ignore[misc]
+    """``AECOrderEnforcingIterator`` (the same checks), reading the game directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        game = wrapper.env
+        if not game.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return game.agent_selection  # type: ignore[no-any-return]
+
+
 def env(**options: Any) -> wrappers.OrderEnforcingWrapper[str, dict[str, np.ndarray], int]:
-    """``raw_env(**options)`` in PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**options))
+    """``raw_env(**options)`` in PettingZoo's order-enforcing wrapper (``_OrderEnforcing``:
+    the same wrapper with cheaper attribute lookups)."""
+    return _OrderEnforcing(raw_env(**options))
 
 
 # --- policies as bots, bots as opponents ---------------------------------------------------

@@ -69,11 +69,15 @@ class Judge:
 
     def __init__(
         self, variant: str, initdata: Mapping[str, object] | None, *, now: int | None = None,
-        display_fans: bool = True,
+        display_fans: bool = True, _twin_of: Judge | None = None,
     ) -> None:
         """``display_fans=False`` skips the display-only fan values (``canHu`` stays -4 where
         the official judge shows one): every request, score and other display field is the
-        same, at a fraction of the cost (the training environment's judge)."""
+        same, at a fraction of the cost (the training environment's judge). ``_twin_of`` is
+        ``copy``'s (a compiled class has no ``__dict__`` to copy, nor a bare ``__new__``)."""
+        if _twin_of is not None:
+            self._copy_from(_twin_of)
+            return
         check_variant(variant)
         self.display_fans = display_fans
         calculator()  # a missing PyMahjongGB is known before the game starts
@@ -119,16 +123,34 @@ class Judge:
 
     def copy(self) -> Judge:
         """An independent copy of the game as it stands (what-if steps, property tests)."""
-        twin = object.__new__(Judge)
-        twin.__dict__.update(self.__dict__)
-        twin.initdata = dict(self.initdata)
-        twin._walls = [list(wall) for wall in self._walls]
-        twin._hands = [list(hand) for hand in self._hands]
-        twin._melds = [[_Meld(m.kind, m.tile, m.offer) for m in melds] for melds in self._melds]
-        twin._flowers = [list(flowers) for flowers in self._flowers]
-        twin._shown = dict(self._shown)
-        twin.scores = None if self.scores is None else list(self.scores)
-        return twin
+        return Judge(self.variant, None, _twin_of=self)
+
+    def _copy_from(self, other: Judge) -> None:
+        """Every attribute of ``other``, its lists and dicts copied (``copy``)."""
+        self.display_fans = other.display_fans
+        self.variant = other.variant
+        self.duplicate = other.duplicate
+        self.quan = other.quan
+        self.turn = other.turn
+        self.finished = other.finished
+        self._stage = other._stage
+        self._last_stage = other._last_stage
+        self._last_tile = other._last_tile
+        self._last_op = other._last_op
+        self._tile_chi = other._tile_chi
+        self._cur_bugang, self._last_bugang = other._cur_bugang, other._last_bugang
+        self._cur_angang, self._last_angang = other._cur_angang, other._last_angang
+        self._cur_gang = other._cur_gang
+        self._display = other._display
+        self._strlen = other._strlen
+        self._output = other._output
+        self.initdata = dict(other.initdata)
+        self._walls = [list(wall) for wall in other._walls]
+        self._hands = [list(hand) for hand in other._hands]
+        self._melds = [[_Meld(m.kind, m.tile, m.offer) for m in melds] for melds in other._melds]
+        self._flowers = [list(flowers) for flowers in other._flowers]
+        self._shown = dict(other._shown)
+        self.scores = None if other.scores is None else list(other.scores)
 
     def output(self) -> dict[str, Any]:
         """This turn's judge output, as Botzone's judge prints it (do not mutate)."""
@@ -371,7 +393,9 @@ class Judge:
                 content = [text] * 4
             else:
                 self._last_op = display["action"] = "DRAW"
-                content = [f"2 {tile}" if seat == stage else f"3 {stage} DRAW" for seat in range(4)]
+                others = f"3 {stage} DRAW"
+                content = [others, others, others, others]
+                content[stage] = f"2 {tile}"
                 if self.display_fans:
                     display["canHu"][stage] = self._fan(stage)[0]
         elif stage < 8:
@@ -407,7 +431,7 @@ class Judge:
         display["tileCnt"] = self._tile_count()
         self._output = {
             "command": "request",
-            "content": {str(i): text for i, text in enumerate(content)},
+            "content": {"0": content[0], "1": content[1], "2": content[2], "3": content[3]},
             "display": display,
         }
 

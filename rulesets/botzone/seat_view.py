@@ -137,27 +137,30 @@ def _shapes(counts: bytes, chows: bool) -> int:
 _KNITS = (frozenset((0, 3, 6)), frozenset((1, 4, 7)), frozenset((2, 5, 8)))
 
 
-class _SuitTable(dict[bytes, tuple[int, int, int]]):
+_SUITS: dict[bytes, tuple[int, int, int]] = {}
+_HONORS: dict[bytes, int] = {}
+
+
+def _suit(counts: bytes) -> tuple[int, int, int]:
     """A suit's counts -> (shape bits, knitted patterns fully held, patterns covering every
     tile held), computed once per distinct counts."""
-
-    def __missing__(self, counts: bytes) -> tuple[int, int, int]:
+    value = _SUITS.get(counts)
+    if value is None:
         held = {i for i, c in enumerate(counts) if c}
         full = sum(1 << k for k, p in enumerate(_KNITS) if p <= held)
         cover = sum(1 << k for k, p in enumerate(_KNITS) if held <= p)
-        value = (_shapes(counts, True), full, cover)
-        self[counts] = value
-        return value
+        value = _SUITS[counts] = (_shapes(counts, True), full, cover)
+    return value
 
 
-class _HonorTable(dict[bytes, int]):
-    def __missing__(self, counts: bytes) -> int:
-        value = self[counts] = _shapes(counts, False)
-        return value
+def _honors(counts: bytes) -> int:
+    """The honours' counts -> shape bits, computed once per distinct counts."""
+    value = _HONORS.get(counts)
+    if value is None:
+        value = _HONORS[counts] = _shapes(counts, False)
+    return value
 
 
-_SUITS = _SuitTable()
-_HONORS = _HonorTable()
 _PERMS = ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
 # (w, t, b) pattern bit sets -> some assignment of 147/258/369 to the three suits fits
 _KNIT_FITS = [any(w >> p[0] & 1 and t >> p[1] & 1 and b >> p[2] & 1 for p in _PERMS)
@@ -165,25 +168,34 @@ _KNIT_FITS = [any(w >> p[0] & 1 and t >> p[1] & 1 and b >> p[2] & 1 for p in _PE
 _ODD = bytes(c & 1 for c in range(256))
 
 
-def could_win(counts: bytearray, melds: int) -> bool:
+def could_win(counts: bytes | bytearray, melds: int) -> bool:
     """Whether concealed ``counts`` (14 - 3 x melds tiles) can be a complete hand: a
     necessary condition, exact for the usual shape; the calculator decides the rest."""
-    sw, fw, cw = _SUITS[bytes(counts[0:9])]
-    st, ft, ct = _SUITS[bytes(counts[9:18])]
-    sb, fb, cb = _SUITS[bytes(counts[18:27])]
-    sh = _HONORS[bytes(counts[27:34])]
+    hand = bytes(counts)  # one copy; its slices are the tables' keys
+    sw, fw, cw = _suit(hand[0:9])
+    st, ft, ct = _suit(hand[9:18])
+    sb, fb, cb = _suit(hand[18:27])
+    sh = _honors(hand[27:34])
     if sw and st and sb and sh and (sw == 2) + (st == 2) + (sb == 2) + (sh == 2) == 1:
         return True
     if melds == 0:
-        if 1 not in counts.translate(_ODD):
+        if 1 not in hand.translate(_ODD):
             return True  # seven pairs
-        if not (any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26])) and \
-                0 not in (counts[0], counts[8], counts[9], counts[17], counts[18],
-                          counts[26], *counts[27:34]):
+        if not (any(hand[1:8]) or any(hand[10:17]) or any(hand[19:26])) and \
+                0 not in (hand[0], hand[8], hand[9], hand[17], hand[18],
+                          hand[26]) and 0 not in hand[27:34]:
             return True  # thirteen orphans
-        if max(counts) <= 1 and _KNIT_FITS[cw * 64 + ct * 8 + cb]:
+        if max(hand) <= 1 and _KNIT_FITS[cw * 64 + ct * 8 + cb]:
             return True  # honors and knitted tiles
     return melds <= 1 and _KNIT_FITS[fw * 64 + ft * 8 + fb]  # a knitted straight
+
+
+def _chi_shape(planes: bytearray, t: int) -> bool:
+    """Whether a hand holds two tiles making a chow with the suited tile ``t``."""
+    n = t % 9
+    return bool((n >= 2 and planes[t - 2] and planes[t - 1])
+                or (1 <= n <= 7 and planes[t - 1] and planes[t + 1])
+                or (n <= 6 and planes[t + 1] and planes[t + 2]))
 
 
 # --- the view -----------------------------------------------------------------------------
@@ -257,7 +269,12 @@ class SeatView:
 
     def update(self, request: str) -> None:
         """Take the next request this seat receives."""
-        words = request.split(" ")
+        self.update_words(request.split(" "))
+
+    def update_words(self, words: list[str]) -> None:
+        """``update`` with the request already split at its spaces (the training table
+        splits each distinct request of a turn once for the four seats); ``words`` is
+        left unchanged."""
         planes = self.planes
         me = self.seat
         if self._undo is not None and not (
@@ -303,7 +320,7 @@ class SeatView:
             self._scalars()
             return
         else:
-            raise ValueError(f"not a Botzone Mahjong request: {request!r}")
+            raise ValueError(f"not a Botzone Mahjong request: {' '.join(words)!r}")
         if self.kind == NONE:
             self._set_tile(-1)
         self._set_kind()
@@ -532,6 +549,31 @@ class SeatView:
         if self._legal is None:
             self._legal = self._compute_legal()
         return self._legal
+
+    def mask(self) -> bytearray:
+        """The legal actions as N_ACTIONS bytes, one where an action is legal."""
+        mask = bytearray(N_ACTIONS)
+        for action in self.legal_actions():
+            mask[action] = 1
+        return mask
+
+    def has_choice(self) -> bool:
+        """Whether this seat has a real choice now (``legal_actions() != [PASS]``), found
+        cheaply for the common case: a discard this seat cannot claim at all."""
+        if self._legal is None and self.kind == DISCARD:
+            t = TILE_INDEX[self.tile]
+            planes = self.planes
+            if planes[t] < 2 and not (
+                t < 27 and (self.source + 1) % 4 == self.seat and _chi_shape(planes, t)
+            ):
+                # no PENG, GANG or CHI: a HU at most, which needs a complete shape
+                counts = planes[0:N_TILES]
+                counts[t] += 1
+                if not could_win(counts, len(self.packs)):
+                    self._legal = [PASS]
+                    return False
+        legal = self.legal_actions()
+        return len(legal) > 1 or legal[0] != PASS
 
     def _compute_legal(self) -> list[int]:
         kind = self.kind

@@ -66,6 +66,18 @@ def test_a_game_written_out_passes_verify_and_its_scores_are_the_rewards(
         assert result["info"]["scores"] == record["scores"]
 
 
+@pytest.mark.parametrize(("variant", "seed"), [("duplicate", 29), ("classic", 23)])
+def test_a_won_game_rewards_each_agent_its_score_once(variant: str, seed: int) -> None:
+    """Seeds whose game ends in HU (random HUANG games score 0, which hid a double count)."""
+    e = env(variant=variant)
+    e.reset(seed=seed)
+    result = play(e, seed)
+    assert result["info"]["end"] == "HU"
+    scores = result["info"]["scores"]
+    assert any(scores)
+    assert [result["rewards"][agent] for agent in AGENTS] == scores
+
+
 def test_server_verify_accepts_a_written_game(tmp_path: Path) -> None:
     e = raw_env(variant="duplicate")
     for seed in range(40):  # a game that someone wins
