@@ -21,6 +21,7 @@ end. Bot lines are untrusted: they are escaped and cut, never interpreted.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from server.output.say import one_line
@@ -143,13 +144,23 @@ _EVENTS: dict[str, Callable[[Event], str]] = {
 }
 
 
+def _clock(stamp: str) -> str:
+    """An ISO timestamp's time of day to the millisecond. (``isoformat`` leaves out the
+    fraction when the microseconds are 0, about once in a million events: sliced by
+    position, that line's clock was the date.)"""
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return f"{stamp:12.12}"
+    return f"{when:%H:%M:%S}.{when.microsecond // 1000:03d}"
+
+
 def account_line(ev: Event) -> str | None:
     """The account's line for one event, or None for an event it leaves out."""
     render = _EVENTS.get(str(ev.get("event")))
     if render is None:
         return None
-    stamp = str(ev.get("timestamp", ""))
-    clock = stamp[11:23] if len(stamp) >= 23 else f"{stamp:12.12}"
+    clock = _clock(str(ev.get("timestamp", "")))
     hand = ev.get("hand")
     where = f"h{hand:<3}" if isinstance(hand, int) else "    "
     seat = ev.get("seat") if ev.get("event") not in ("hand_start", "hand_over") else None

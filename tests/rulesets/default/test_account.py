@@ -65,3 +65,13 @@ def test_bot_lines_are_escaped_and_cut_never_interpreted() -> None:
     assert "\x1b" not in got and "\\x1b[2J" in got and "[bold]:ghost:" in got
     assert got.endswith("...") and len(got) < 100
     assert plain("é\t", 10) == "\\xe9\\t"
+
+
+def test_the_clock_is_the_time_of_day_even_on_a_whole_second() -> None:
+    """``isoformat`` drops the fraction when the microseconds are 0: the line still shows
+    the time of day (it showed the date, once in a million events)."""
+    event = {"event": "hand_start", "hand": 4, "timestamp": "2026-11-26T20:15:03"}
+    line = account_line(event)
+    assert line is not None and line.startswith("20:15:03.000 h4")
+    event["timestamp"] = "2026-11-26T20:15:03.004512"
+    assert str(account_line(event)).startswith("20:15:03.004 h4")
