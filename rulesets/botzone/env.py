@@ -71,6 +71,7 @@ from rulesets.botzone.table import Table
 from rulesets.botzone.tiles import check_variant
 from server.seam.contract import Reply
 from server.training.errors import IllegalActionError
+from server.training.records import write_game_json
 
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 AGENT_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
@@ -227,12 +228,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     def write_log(self, path: str | Path) -> Path:
         """Write the game as a Botzone game record (``game.json`` inside ``path`` if it is a
         folder); ``server verify`` accepts it, and its scores are the rewards."""
-        target = Path(path)
-        if target.is_dir():
-            target = target / "game.json"
-        target.write_text(json.dumps(self.record(), ensure_ascii=False, indent=1) + "\n",
-                          encoding="utf-8")
-        return target
+        return write_game_json(path, self.record())
 
     def render(self) -> None:
         return None

@@ -78,6 +78,7 @@ from rulesets.noi2014.seat_view import (
 from rulesets.noi2014.tiles import check_wall, shuffled_wall
 from server.seam.contract import Reply
 from server.training.errors import IllegalActionError
+from server.training.records import write_game_json
 
 PLAYERS = 4
 AGENTS = [f"player_{seat}" for seat in range(PLAYERS)]
@@ -313,12 +314,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
     def write_log(self, path: str | Path) -> Path:
         """Write the game as a NOI match's ``game.json`` (into ``path``, or
         ``path/game.json`` if ``path`` is a folder); ``server verify`` accepts it."""
-        target = Path(path)
-        if target.is_dir():
-            target = target / "game.json"
-        target.write_text(json.dumps(self.record(), ensure_ascii=False, indent=1) + "\n",
-                          encoding="utf-8")
-        return target
+        return write_game_json(path, self.record())
 
     def render(self) -> None:
         return None
