@@ -79,7 +79,7 @@ def run_match(args: CommandArgs) -> int:
     fmt, plans = plans_of(args, seed, variant)
     bots = Bots.from_args(specs, args, args["work_dir"])
     root = None
-    if args["debug"]:
+    if args["debug"] or args.get("serve"):  # --serve shows the log folder
         root = match_folder(output_folder(args["log_dir"], "--log-dir"), NAME, seed)
     match = TurnMatch(NAME, [TurnPlayer(spec, spec) for spec in specs], plans,
                       BotzoneRules(variant), bots.opener, root,
@@ -89,7 +89,8 @@ def run_match(args: CommandArgs) -> int:
     calculator()  # missing: one line now, before any bot starts
     configure_logging(False)
     stop_earlier_bots_and_say()
-    return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed)
+    return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed,
+                              serve=args.get("serve"))
 
 
 def check_bot(args: CommandArgs, samples: Path) -> int:

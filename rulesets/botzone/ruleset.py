@@ -44,7 +44,7 @@ class BotzoneRuleset(BotzoneBotsRuleset):
                                      "time_limit": "1.0"}
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "variant", "format", "walls",
-                            "orders", "initdata", "work_dir"}) | BOTS,
+                            "orders", "initdata", "work_dir", "serve"}) | BOTS,
         "check-bot": frozenset({"seed", "variant", "games"}) | BOTS,
         "replay": frozenset({"at", "codes", "html_out"}),
         "report": frozenset({"html_out"}),

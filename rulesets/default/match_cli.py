@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from pathlib import Path
 
 import structlog
 import trio
+from rich.console import Console
 from rich.text import Text
 
 from rulesets.default.account import account_line
@@ -37,7 +39,8 @@ EVENTS_FILE = "server-events.jsonl"  # the match's structured log events, in its
 def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int, groups: int,
                  verbose: bool, log_dir: Path | None, hard_limit: float, join_limit: float,
                  on_fault: str, announce: bool,
-                 remote: RemoteOptions | None = None, sandbox: Sandbox | None = None) -> int:
+                 remote: RemoteOptions | None = None, sandbox: Sandbox | None = None,
+                 serve: str | None = None) -> int:
     console = err_console()
     match_id = f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
     root = None
@@ -83,6 +86,22 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
 
     console.print(f"match {match_id}: seed {seed}, {groups * 16} hands"
                   + (f", logs in {root}" if root else ""), markup=False)
+    with web_view(root, serve):
+        return play_and_say(play, console, root, holder, repeats)
+
+
+def web_view(root: Path | None, serve: str | None) -> contextlib.AbstractContextManager[object]:
+    """``--serve``: the web view of the match folder while the match plays."""
+    if serve is None or root is None:
+        return contextlib.nullcontext()
+    from server.bots.web_child import serving
+
+    return serving(root, serve)
+
+
+def play_and_say(play: Callable[[], Awaitable[None]], console: Console, root: Path | None,
+                 holder: list[MatchResult], repeats: Repeats) -> int:
+    """Play the match under trio; say how it ended; its exit status."""
     try:
         # SIGTERM (kill, a batch system's time limit) and SIGHUP (the terminal closed)
         # stop the match as cleanly as Ctrl-C: the bots are killed, the finished hands kept.

@@ -37,7 +37,7 @@ class DefaultRuleset(Ruleset):
     title = "docs/SPEC.md's contest"
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "groups", "on_fault",
-                            "announce", "listen", "token", "work_dir"}) | LIMITS | TABLE,
+                            "announce", "listen", "token", "work_dir", "serve"}) | LIMITS | TABLE,
         "check-bot": frozenset({"hands", "seed"}) | LIMITS | TABLE,
         "replay": frozenset({"at", "codes", "html_out", "seat", "bot", "hard_limit",
                              "mem_limit", "cpu_limit", "file_limit"}),
@@ -69,7 +69,9 @@ class DefaultRuleset(Ruleset):
         except SandboxError as exc:
             raise InputError(str(exc)) from None
         log_dir: Path = args["log_dir"]
-        if args["debug"]:
+        serve: str | None = args.get("serve")
+        logs = bool(args["debug"]) or serve is not None  # --serve shows the log folder
+        if logs:
             output_folder(log_dir, "--log-dir")
         seed = args["seed"]
         if seed is None:
@@ -80,9 +82,9 @@ class DefaultRuleset(Ruleset):
         stop_earlier_bots_and_say()
         status: int = run_from_cli(
             ais, argvs, seed=seed, groups=args["groups"], verbose=args["verbose"],
-            log_dir=log_dir if args["debug"] else None, hard_limit=args["hard_limit"],
+            log_dir=log_dir if logs else None, hard_limit=args["hard_limit"],
             join_limit=args["join_limit"], on_fault=on_fault, announce=args["announce"],
-            remote=remote, sandbox=bot_sandbox)
+            remote=remote, sandbox=bot_sandbox, serve=serve)
         return status
 
     def check_bot(self, args: CommandArgs) -> int:

@@ -70,6 +70,8 @@ BOTZONE = {
                   "Java 3x, JavaScript 2x); botzone doubles a bot's first turn "
                   "[default: 1.0]",
 }
+SERVE_HELP = ("HOST:PORT (or PORT: loopback; 0: a free port): serve the live web view "
+              "of this run's folder there while it runs (a child 'server serve')")
 # Which files of a folder are bots (the rule of server.tournament.entries).
 FOLDER_HELP = ("each executable file and each *.py file, except names starting with _ and "
                "*.py modules the others import that have no #! line or __main__ block")
@@ -80,6 +82,14 @@ def refuse(message: object) -> NoReturn:
     exception told by ``server.seam.errors.reason``), and exit status 2."""
     err_console().print(error_line(message))
     raise SystemExit(EXIT_BAD_INPUT)
+
+
+def checked_bind(bind: str | None) -> None:
+    """``--serve``'s HOST:PORT, refused before anything starts when it is malformed."""
+    if bind is not None:
+        from server.web.serving import parse_bind
+
+        parse_bind(bind)
 
 
 def command_args(ctx: typer.Context, **extra: object) -> CommandArgs:
@@ -300,8 +310,11 @@ def match(
     orders: Annotated[int | None, typer.Option(min=1, max=24, help=BOTZONE["orders"])] = None,
     initdata: Annotated[str | None, typer.Option(help=BOTZONE["initdata"])] = None,
     time_limit: Annotated[float | None, typer.Option(min=0.05, help=BOTZONE["time_limit"])] = None,
+    serve: Annotated[str | None, typer.Option(help=SERVE_HELP + " (writes the log folder, "
+                                              "as -d)", show_default=False)] = None,
 ) -> None:
     """Run a match: server AI1 AI2 AI3 AI4 [-v] [-d] (--ruleset botzone: Botzone bots)."""
+    checked_bind(serve)
     raise typer.Exit(dispatch(ctx, "match", ruleset).match(command_args(ctx)))
 
 
@@ -471,6 +484,8 @@ def tournament(
                                "(stored)")] = None,
     time_limit: Annotated[float | None, typer.Option(
         min=0.05, help=BOTZONE["time_limit"] + " (stored)")] = None,
+    serve: Annotated[str | None, typer.Option(help=SERVE_HELP + "; not stored",
+                                              show_default=False)] = None,
 ) -> None:
     """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
     from server.tournament import FORMATS, EntriesError, default_jobs
@@ -479,6 +494,7 @@ def tournament(
 
     if format not in FORMATS:
         refuse(f"--format must be one of {', '.join(FORMATS)}")
+    checked_bind(serve)
     if cluster is not None and jobs is not None:
         refuse("--jobs is for tables on this machine; on a cluster (--cluster) Ray plays as "
                "many at once as its nodes have CPUs for")
@@ -503,7 +519,30 @@ def tournament(
     if bots is not None and bots.is_dir():
         say_folder(bots, err_console())
     stop_earlier_bots()  # a resume after a kill -9 included
-    raise typer.Exit(run_tournament(config, resume, cluster=cluster))
+    raise typer.Exit(run_tournament(config, resume, cluster=cluster, serve=serve))
+
+
+@app.command("serve")
+def serve_folder(
+    folder: Annotated[Path, typer.Argument(
+        help="An output folder: a tournament's (--out), a match's (written with -d), or a "
+        "folder of them (logs/)", show_default=False)],
+    bind: Annotated[str, typer.Option(help="HOST:PORT (or PORT: loopback; 0: a free port) "
+                                      "to serve on; another host than 127.0.0.1 shows the "
+                                      "folder to the network")] = "127.0.0.1:8000",
+    handins: Annotated[bool, typer.Option(
+        "--handins", help="Also take bots handed in through the page (tokens: 'server "
+        "tokens'); without it nothing is written")] = False,
+) -> None:
+    """Serve the live web view of a tournament or a match, while it runs and after.
+
+    Prints 'serving http://HOST:PORT/'; the page shows the standings, the tables in play
+    move by move, the faults and every finished table and hand; /api/standings,
+    /api/tables and /api/events (server-sent events) give the same as JSON. Ctrl-C stops.
+    """
+    from server.web.command import run_serve
+
+    raise typer.Exit(run_serve(folder, bind, handins))
 
 
 @app.command()

@@ -125,9 +125,11 @@ def stalls_line(store: Store) -> str:
 
 
 def run(config: TournamentConfig, resume: bool, quiet: bool = False,
-        cluster: str | None = None) -> int:
+        cluster: str | None = None, serve: str | None = None) -> int:
     """Play (or resume) the tournament; 0 when every table has been played. With
-    ``cluster`` (an address, or ``local``), the tables play on a Ray cluster."""
+    ``cluster`` (an address, or ``local``), the tables play on a Ray cluster; with
+    ``serve`` (HOST:PORT), the web view of the folder is served meanwhile (a child
+    process, ``server.bots.web_child``)."""
     console = err_console()
     configure_logging(False)
     config.out.mkdir(parents=True, exist_ok=True)
@@ -139,6 +141,16 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False,
     if resume and not db.exists():
         console.print(error_line(nothing_to_resume(config.out)))
         return 2
+    if serve is not None:
+        from server.bots.web_child import serving
+
+        with serving(config.out, serve):
+            return _play(config, db, quiet, cluster)
+    return _play(config, db, quiet, cluster)
+
+
+def _play(config: TournamentConfig, db: Path, quiet: bool, cluster: str | None) -> int:
+    console = err_console()
     if cluster is None:
         return _run(config, db, quiet, None)
     remote = [e.name for e in config.entries if e.remote is not None]

@@ -45,8 +45,19 @@ def match_folder(log_dir: Path, ruleset: str, seed: int) -> Path:
     return fresh_dir(log_dir, f"{time.strftime('%Y%m%d-%H%M%S')}-{ruleset}-seed{seed}")
 
 
-def run_turn_match_cli(match: TurnMatch, *, verbose: bool, seed: int) -> int:
-    """Play ``match`` with console output; the exit status (0: completed)."""
+def run_turn_match_cli(match: TurnMatch, *, verbose: bool, seed: int,
+                       serve: str | None = None) -> int:
+    """Play ``match`` with console output; the exit status (0: completed). With ``serve``
+    (HOST:PORT), the web view of its folder is served meanwhile (``--serve``)."""
+    if serve is not None and match.root is not None:
+        from server.bots.web_child import serving
+
+        with serving(match.root, serve):
+            return _run_turn_match_cli(match, verbose=verbose, seed=seed)
+    return _run_turn_match_cli(match, verbose=verbose, seed=seed)
+
+
+def _run_turn_match_cli(match: TurnMatch, *, verbose: bool, seed: int) -> int:
     console = err_console()
     total = len(match.plans)
     holder: list[TurnMatchResult] = []

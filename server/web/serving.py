@@ -12,8 +12,10 @@ from hypercorn.typing import ASGIFramework
 from server.seam.errors import InputError
 
 
-def parse_bind(text: str, default_host: str = "127.0.0.1") -> tuple[str, int]:
-    """``HOST:PORT`` or ``PORT`` (loopback) as (host, port); InputError naming what is wrong."""
+def parse_bind(text: str, default_host: str = "127.0.0.1", *,
+               option: str = "--serve") -> tuple[str, int]:
+    """``HOST:PORT`` or ``PORT`` (loopback) as (host, port); InputError naming what is
+    wrong (and ``option``, the flag that gave it)."""
     host, sep, port_text = text.rpartition(":")
     if not sep:
         host = default_host
@@ -21,10 +23,10 @@ def parse_bind(text: str, default_host: str = "127.0.0.1") -> tuple[str, int]:
     try:
         port = int(port_text)
     except ValueError:
-        raise InputError(f"--serve {text!r}: expected HOST:PORT or PORT, "
+        raise InputError(f"{option} {text!r}: expected HOST:PORT or PORT, "
                          f"with PORT a number from 0 to 65535") from None
     if not 0 <= port <= 65535:
-        raise InputError(f"--serve {text!r}: the port must be from 0 to 65535")
+        raise InputError(f"{option} {text!r}: the port must be from 0 to 65535")
     return host, port
 
 

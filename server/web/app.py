@@ -1,0 +1,250 @@
+"""The web app of ``server serve``: the live page, ``/api/*`` and the folder's files.
+
+Routes (``?dir=PATH`` picks a tournament or match inside a folder of several):
+
+* ``/`` and any folder's URL: the live page of a tournament or a match (standings, tables
+  in play drawn move by move, faults, finished tables and hands), or the index of a folder
+  of several;
+* ``/api/standings``: the standings' rows as ``standings.json`` has them (per-bot
+  ``stats`` included); a match's players from ``match.json`` or, while it runs, summed
+  from its live feed;
+* ``/api/tables``: the tables in play: title, players, hand or game in play, its latest
+  picture;
+* ``/api/events``: server-sent events: ``snapshot`` (all of the above and the finished
+  tables) on connecting, then ``record`` (each new live-feed record; a run of pictures
+  read at once sends the last) and ``standings`` (when they change);
+* any other path: a file of the folder, refused (404) when the path is unsafe or private
+  and (403) when it is a log of a table in play (``server.web.folders``).
+
+The files are polled every ``POLL_SECONDS`` by one task (``Hub``) that pushes what changed
+to every page connected. Nothing here writes a file; the hand-in routes
+(``server.web.handins``) are mounted only when hand-ins are on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import trio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+from starlette.routing import BaseRoute, Route
+from starlette.types import Receive, Scope, Send
+
+from server.seam.errors import InputError
+from server.web.feeds import Event, Watch, folder_index
+from server.web.folders import kind_of, safe_path, withheld
+from server.web.page import index_page, live_page
+
+POLL_SECONDS = 0.25
+KEEP_ALIVE_SECONDS = 15.0
+QUEUE = 256  # batches a page may fall behind by before it is dropped (it reconnects)
+
+
+class Hub:
+    """Every folder's ``Watch``, polled by one task; each connected page's queue."""
+
+    def __init__(self) -> None:
+        self._watches: dict[Path, Watch] = {}
+        self._pages: dict[Path, set[trio.MemorySendChannel[list[Event]]]] = {}
+        self._lock = trio.Lock()
+
+    async def _poll(self, folder: Path) -> Watch:
+        # under self._lock: read the files (in a thread: a first read may be long), push
+        watch = self._watches.get(folder)
+        if watch is None:
+            watch = self._watches[folder] = Watch(folder)
+        events = await trio.to_thread.run_sync(watch.poll)
+        if events:
+            for page in list(self._pages.get(folder, ())):
+                try:
+                    page.send_nowait(events)
+                except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+                    self._pages[folder].discard(page)  # too slow or gone: it reconnects
+                    page.close()
+        return watch
+
+    async def current(self, folder: Path) -> Watch:
+        """The folder's state as its files say it now."""
+        async with self._lock:
+            return await self._poll(folder)
+
+    async def subscribe(self, folder: Path
+                        ) -> tuple[dict[str, Any], trio.MemorySendChannel[list[Event]],
+                                   trio.MemoryReceiveChannel[list[Event]]]:
+        """A snapshot and the queue of every event after it."""
+        send, receive = trio.open_memory_channel[list[Event]](QUEUE)
+        async with self._lock:
+            watch = await self._poll(folder)
+            self._pages.setdefault(folder, set()).add(send)
+            return watch.snapshot(), send, receive
+
+    def unsubscribe(self, folder: Path, send: trio.MemorySendChannel[list[Event]]) -> None:
+        self._pages.get(folder, set()).discard(send)
+        send.close()
+
+    async def run(self) -> None:
+        """Poll the folders that have a page connected, for ever."""
+        while True:
+            await trio.sleep(POLL_SECONDS)
+            for folder in [f for f, pages in self._pages.items() if pages]:
+                await self.current(folder)
+
+
+def sse(name: str, data: Any) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+
+class EventStream(Response):
+    """``/api/events``: a snapshot, then the hub's events, until the page goes away."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, hub: Hub, folder: Path) -> None:  # no body: no Content-Length
+        self.status_code = 200
+        self.background = None
+        self.raw_headers = [(b"content-type", b"text/event-stream; charset=utf-8"),
+                            (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]
+        self.hub = hub
+        self.folder = folder
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        snapshot, queue, events = await self.hub.subscribe(self.folder)
+        try:
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": self.raw_headers})
+            await send({"type": "http.response.body", "body": sse("snapshot", snapshot),
+                        "more_body": True})
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._until_gone, receive, nursery.cancel_scope)
+                while True:
+                    with trio.move_on_after(KEEP_ALIVE_SECONDS) as idle:
+                        try:
+                            batch = await events.receive()
+                        except trio.EndOfChannel:  # dropped as too slow: it reconnects
+                            break
+                    body = b": keep-alive\n\n" if idle.cancelled_caught else \
+                        b"".join(sse(name, data) for name, data in batch)
+                    await send({"type": "http.response.body", "body": body,
+                                "more_body": True})
+                nursery.cancel_scope.cancel()
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            pass  # the connection went away while we wrote
+        finally:
+            self.hub.unsubscribe(self.folder, queue)
+
+    @staticmethod
+    async def _until_gone(receive: Receive, scope: trio.CancelScope) -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        scope.cancel()
+
+
+def handin_routes(root: Path, settings: object) -> list[BaseRoute]:
+    """The hand-in routes (``server.web.handins``), when hand-ins are on."""
+    try:
+        from server.web.handins import routes  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        raise InputError("--handins: this server has no hand-in pages yet "
+                         "(server/web/handins.py is missing)") from None
+    found: list[BaseRoute] = routes(root, settings)
+    return found
+
+
+def build_app(root: Path, *, handins: object | None = None) -> Starlette:
+    """The app serving ``root`` (a tournament's or a match's folder, or a folder of
+    several), read-only unless ``handins`` (the hand-in settings) is given."""
+    root = root.resolve()
+    if not root.is_dir():
+        raise InputError(f"{root}: not a folder")
+    hub = Hub()
+
+    def folder_of(request: Request) -> Path | None:
+        target = safe_path(root, request.query_params.get("dir", ""))
+        return target if target is not None and target.is_dir() else None
+
+    def no_folder(request: Request) -> JSONResponse:
+        return JSONResponse({"error": f"no such folder: {request.query_params.get('dir')!r}"},
+                            status_code=404)
+
+    async def standings(request: Request) -> Response:
+        folder = folder_of(request)
+        if folder is None:
+            return no_folder(request)
+        if kind_of(folder) == "several":
+            return JSONResponse(folder_index(folder))
+        watch = await hub.current(folder)
+        return JSONResponse(watch.standings())
+
+    async def tables(request: Request) -> Response:
+        folder = folder_of(request)
+        if folder is None:
+            return no_folder(request)
+        watch = await hub.current(folder)
+        return JSONResponse({"tables": watch.tables_in_play()})
+
+    async def events(request: Request) -> Response:
+        folder = folder_of(request)
+        if folder is None:
+            return no_folder(request)
+        return EventStream(hub, folder)
+
+    async def files(request: Request) -> Response:
+        rel: str = request.path_params.get("path", "")
+        target = safe_path(root, rel)
+        if target is None:
+            return PlainTextResponse("404: no such file here", status_code=404)
+        if target.is_dir():
+            if rel and not rel.endswith("/"):
+                return RedirectResponse(request.url.path + "/", status_code=308)
+            return folder_page(target)
+        if withheld(root, target):
+            return PlainTextResponse("403: this table is in play; its logs are shown when it "
+                                     "ends", status_code=403)
+        return FileResponse(target)
+
+    def folder_page(folder: Path) -> Response:
+        rel = folder.relative_to(root).as_posix()
+        depth = 0 if rel == "." else len(rel.split("/"))
+        name = folder.name
+        kind = kind_of(folder)
+        if kind == "several" or (kind == "empty" and folder != root):
+            if (folder / "index.html").is_file() and kind == "empty":
+                return FileResponse(folder / "index.html")
+            index = folder_index(folder)["folders"]
+            if not index:
+                return PlainTextResponse("404: no such page here", status_code=404)
+            return HTMLResponse(index_page(name, index))
+        query = "" if rel == "." else "?dir=" + quote(rel)
+        return HTMLResponse(live_page(name, "../" * depth + "api/", query, kind))
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(hub.run)
+            yield
+            nursery.cancel_scope.cancel()
+
+    routes: list[BaseRoute] = [
+        Route("/api/standings", standings),
+        Route("/api/tables", tables),
+        Route("/api/events", events),
+    ]
+    if handins is not None:
+        routes += handin_routes(root, handins)
+    routes.append(Route("/{path:path}", files, methods=["GET", "HEAD"]))
+    return Starlette(routes=routes, lifespan=lifespan)

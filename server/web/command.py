@@ -1,0 +1,47 @@
+"""``server serve DIR``: the web view of an output folder until Ctrl-C (or SIGTERM from
+the match or tournament that started it with ``--serve``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import trio
+
+from server.output.say import err_console
+from server.seam.errors import InputError
+from server.web.app import build_app
+from server.web.serving import parse_bind, serve
+
+
+def handin_settings(root: Path) -> object:
+    """The hand-in settings of ``server serve --handins`` (``server.web.handins``)."""
+    try:
+        from server.web.handins import HandinSettings  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        raise InputError("--handins: this server has no hand-in pages yet "
+                         "(server/web/handins.py is missing)") from None
+    settings: object = HandinSettings(root)
+    return settings
+
+
+def run_serve(folder: Path, bind: str, handins: bool) -> int:
+    """Serve ``folder``; prints ``serving http://HOST:PORT/`` once listening."""
+    if not folder.is_dir():
+        raise InputError(f"{folder}: no such folder (give a match's or a tournament's "
+                         "output folder, or a folder of them)")
+    host, port = parse_bind(bind, option="--bind")
+    app = build_app(folder, handins=handin_settings(folder) if handins else None)
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            urls = await nursery.start(serve, app, host, port)
+            url = next((u for u in urls if u.startswith("http")), f"http://{host}:{port}")
+            sys.stdout.write(f"serving {url}/\n")
+            sys.stdout.flush()
+
+    try:
+        trio.run(main)
+    except KeyboardInterrupt:
+        err_console().print("stopped", markup=False)
+    return 0
