@@ -154,6 +154,16 @@ class EventStream(Response):
         scope.cancel()
 
 
+class StaticFile(FileResponse):
+    """A file of the folder, sent without the disconnect watch starlette adds for ASGI
+    servers before spec 2.4: under hypercorn's trio worker that watch outlived the file
+    and held the connection open (a sending error ends it just as well)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        asgi = {**scope.get("asgi", {}), "spec_version": "2.4"}
+        await super().__call__({**scope, "asgi": asgi}, receive, send)
+
+
 def handin_routes(root: Path, settings: object) -> list[BaseRoute]:
     """The hand-in routes (``server.web.handins``), when hand-ins are on."""
     try:
@@ -215,7 +225,7 @@ def build_app(root: Path, *, handins: object | None = None) -> Starlette:
         if withheld(root, target):
             return PlainTextResponse("403: this table is in play; its logs are shown when it "
                                      "ends", status_code=403)
-        return FileResponse(target)
+        return StaticFile(target)
 
     def folder_page(folder: Path) -> Response:
         rel = folder.relative_to(root).as_posix()
@@ -224,7 +234,7 @@ def build_app(root: Path, *, handins: object | None = None) -> Starlette:
         kind = kind_of(folder)
         if kind == "several" or (kind == "empty" and folder != root):
             if (folder / "index.html").is_file() and kind == "empty":
-                return FileResponse(folder / "index.html")
+                return StaticFile(folder / "index.html")
             index = folder_index(folder)["folders"]
             if not index:
                 return PlainTextResponse("404: no such page here", status_code=404)

@@ -1,0 +1,103 @@
+"""``--serve``: the web server child of a match or a tournament starts, says its URL, and
+is gone when the run ends however it ends (``server.bots.web_child``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from server.bots.web_child import serving
+from server.seam.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def web_servers(folder: Path) -> list[int]:
+    """The pids of ``server serve FOLDER`` processes running now."""
+    found = []
+    wanted = f"server.cli\0serve\0{folder}\0".encode()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if wanted in cmdline and state != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def test_the_child_serves_the_folder_and_is_stopped_after(tmp_path: Path) -> None:
+    (tmp_path / "live.jsonl").write_text(json.dumps(
+        {"type": "table", "title": "t", "ruleset": "default", "unit": "hand",
+         "players": ["a", "b", "c", "d"], "planned": 1, "at": 0}) + "\n")
+    with serving(tmp_path, "127.0.0.1:0") as url:
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+        assert web_servers(tmp_path)
+        with urllib.request.urlopen(url + "api/tables", timeout=30) as r:
+            assert json.load(r)["tables"][0]["players"] == ["a", "b", "c", "d"]
+    assert web_servers(tmp_path) == []
+
+
+def test_a_port_in_use_is_refused_and_leaves_nothing(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(InputError, match="did not start"), \
+                serving(tmp_path, f"127.0.0.1:{port}"):
+            pass
+    assert web_servers(tmp_path) == []
+
+
+def wait_for_url(process: subprocess.Popen[str]) -> str:
+    assert process.stdout is not None
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if line.startswith("serving "):
+            return line.split()[1]
+        assert line, "the run ended before it served"
+    raise AssertionError("no URL")
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "kill -9"])
+def test_a_tournament_stopped_leaves_no_web_server(tmp_path: Path, how: str) -> None:
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "tournament", str(ROOT / "sample_ai"), "--out",
+         str(out), "--rounds", "3", "--serve", "127.0.0.1:0"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        start_new_session=True,  # its own terminal's foreground group, as a shell gives it
+        env={**os.environ, "MAHJONG_RUN_DIR": str(tmp_path / "runs")})
+    try:
+        url = wait_for_url(process)
+        with urllib.request.urlopen(url + "api/standings", timeout=30) as r:
+            assert json.load(r)["kind"] in ("tournament", "empty")
+        assert web_servers(out)
+        if how == "ctrl-c":
+            os.killpg(process.pid, signal.SIGINT)  # what the terminal does
+            assert process.wait(60) == 130
+        else:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(60)
+        deadline = time.monotonic() + 10
+        while web_servers(out) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert web_servers(out) == []
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        for pid in web_servers(out):
+            os.kill(pid, signal.SIGKILL)

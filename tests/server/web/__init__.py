@@ -1,0 +1,1 @@
+"""Tests of ``server.web``: the live view of a folder, its API and events, path safety."""
