@@ -60,9 +60,10 @@ header h1 { font-size: 1.25em; margin: 0; } header a { color: #d6eaf8; }
 #status.lost { color: #ffd27f; font-weight: 600; } #status.over { color: #abebc6; }
 main { padding: .5em 1em; max-width: 1280px; }
 h2 { font-size: 1.05em; margin: .8em 0 .3em; }
-.top { display: grid; grid-template-columns: minmax(0, 7fr) minmax(0, 4fr); gap: 1em; }
-table { border-collapse: collapse; background: #fff; width: 100%; font-size: .95em; }
-td, th { border: 1px solid #ccc; padding: .15em .4em; white-space: nowrap; }
+.top { display: grid; grid-template-columns: minmax(0, max-content) minmax(16em, 1fr); gap: 1em; }
+#standings { overflow-x: auto; }
+table { border-collapse: collapse; background: #fff; font-size: .9em; }
+td, th { border: 1px solid #ccc; padding: .15em .35em; white-space: nowrap; }
 th { background: #e8e4d4; font-weight: 600; } td.num, th.num { text-align: right; }
 tr.row { cursor: pointer; } tr.row:hover td { background: #fbf7e6; }
 tr.more td { background: #fafafa; white-space: normal; font-size: .9em; }
@@ -192,12 +193,13 @@ function drawTables() {
     + drawPicture(f.picture) + `</div>`).join("");
 }
 
+const unitOf = key => ((state.feeds[key] || {}).unit || "hand");
 function drawFaults() {
   const list = state.faults.slice(-60).reverse();
   $("faults").innerHTML = list.length ? list.map(f => `<div class="fault">`
-    + `<b>${esc(f.name)}</b> <span class="muted">${esc(f.table_title)}, #${esc(f.n)}, seat ${esc(f.seat)}</span><br>`
+    + `<b>${esc(f.name)}</b> <span class="muted">${esc(f.table_title)}, ${esc(unitOf(f.table))} ${esc(f.n)}, seat ${esc(f.seat)}</span><br>`
     + `<span class="cause">${esc(f.cause)}</span>`
-    + (f.stderr ? `<details><summary>stderr${f.stderr_file ? "" : ""}</summary><pre>${esc(f.stderr)}</pre>`
+    + (f.stderr ? `<details><summary>stderr</summary><pre>${esc(f.stderr)}</pre>`
        + (f.stderr_file ? link(f.stderr_file, "whole stderr") : "") + `</details>` : "")
     + `</div>`).join("") : `<p class="muted">No fault so far.</p>`;
 }
@@ -289,6 +291,7 @@ def live_page(title: str, api: str, query: str, kind: str) -> str:
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} (live)</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <style>{STYLE}</style></head><body>
 <header><h1>{html.escape(title)}</h1><span id="status">connecting…</span></header>
 <main>
@@ -309,7 +312,7 @@ def index_page(title: str, folders: list[dict[str, Any]]) -> str:
                     for f in folders)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>{STYLE}</style></head><body>
+<link rel="icon" href="data:,"><style>{STYLE}</style></head><body>
 <header><h1>{html.escape(title)}</h1></header>
 <main><h2>Tournaments and matches</h2><ul>{items or "<li>none yet</li>"}</ul></main>
 </body></html>
