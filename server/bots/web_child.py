@@ -34,6 +34,7 @@ from server.seam.errors import InputError
 
 START_LIMIT = 20.0  # seconds for the web server to say where it serves
 STOP_GRACE = 1.0  # seconds between SIGTERM and SIGKILL
+LINGER = 1.0  # seconds the web server outlives a run that ended (four polls of its files)
 PROJECT = Path(__file__).resolve().parents[2]  # the folder holding the server package
 
 
@@ -102,5 +103,9 @@ def serving(folder: Path, bind: str) -> Iterator[str]:
         threading.Thread(target=_pump, args=(process.stdout,), daemon=True,
                          name="serve-stdout").start()
         yield line.split(" ", 1)[1]
-    finally:
-        stop(process)
+    except BaseException:
+        stop(process)  # Ctrl-C, an error: at once
+        raise
+    # A run that ended: the pages connected get its last state before the server goes
+    time.sleep(LINGER)
+    stop(process)

@@ -249,7 +249,11 @@ def build_app(root: Path, *, handins: object | None = None) -> Starlette:
             yield
             nursery.cancel_scope.cancel()
 
+    async def no_icon(request: Request) -> Response:  # the reports' pages have none
+        return Response(status_code=204)
+
     routes: list[BaseRoute] = [
+        Route("/favicon.ico", no_icon),
         Route("/api/standings", standings),
         Route("/api/tables", tables),
         Route("/api/events", events),

@@ -21,7 +21,7 @@ def handin_settings(root: Path) -> object:
     except ImportError:
         raise InputError("--handins: this server has no hand-in pages yet "
                          "(server/web/handins.py is missing)") from None
-    settings: object = HandinSettings(root)
+    settings: object = HandinSettings()
     return settings
 
 

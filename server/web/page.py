@@ -105,6 +105,13 @@ const QUERY = __QUERY__;
 const state = {kind: KIND, standings: {}, tables: {}, feeds: {}, faults: []};
 let open = false, dirty = false;
 const $ = id => document.getElementById(id);
+const shown = {};  // each section's markup: a section is redrawn only when it changed
+function setHTML(id, markup) {
+  if (shown[id] === markup) return false;
+  shown[id] = markup;
+  $(id).innerHTML = markup;
+  return true;
+}
 const esc = s => String(s ?? "").replace(/[&<>"']/g,
   c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}[c]));
 const link = (href, text) => href ? `<a href="${esc(href)}">${esc(text)}</a>` : esc(text);
@@ -153,7 +160,7 @@ const fmt = v => typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : 
 function drawStandings() {
   const st = state.standings || {};
   const rows = st.standings || [];
-  if (!rows.length) { $("standings").innerHTML = `<p class="muted">No table has finished yet.</p>`; return; }
+  if (!rows.length) { setHTML("standings", `<p class="muted">No table has finished yet.</p>`); return; }
   const cols = MAIN.filter(c => rows.some(r => r[c] !== undefined && r[c] !== null));
   const stats = rows.some(r => r.stats) ? STATS : [];
   let h = "<table><tr>" + cols.map(c => `<th class="${c === "bot" ? "" : "num"}">${esc(HEAD[c] || c)}</th>`).join("")
@@ -164,7 +171,7 @@ function drawStandings() {
       + stats.map(s => `<td class="num">${r.stats ? esc(fmt(s[1](r.stats))) : ""}</td>`).join("") + "</tr>";
     if (openRows.has(r.bot)) h += `<tr class="more"><td colspan="${cols.length + stats.length}">${details(r)}</td></tr>`;
   });
-  $("standings").innerHTML = h + "</table>";
+  if (!setHTML("standings", h + "</table>")) return;
   $("standings").querySelectorAll("tr.row").forEach(tr => tr.onclick = () => {
     const bot = rows[+tr.dataset.i].bot;
     openRows.has(bot) ? openRows.delete(bot) : openRows.add(bot);
@@ -186,22 +193,22 @@ function details(r) {
 
 function drawTables() {
   const playing = Object.values(state.feeds).filter(f => f.in_play);
-  if (!playing.length) { $("tables").innerHTML = `<p class="muted">No table is in play.</p>`; return; }
-  $("tables").innerHTML = playing.map(f => `<div class="card" data-key="${esc(f.key)}">`
+  if (!playing.length) { setHTML("tables", `<p class="muted">No table is in play.</p>`); return; }
+  setHTML("tables", playing.map(f => `<div class="card" data-key="${esc(f.key)}">`
     + `<h3>${link(f.key ? f.key + "/" : "", f.title)}<span class="n">${esc(f.hand_title || "")}</span>`
     + `<span class="n">${esc((f.players || []).join(", "))}</span></h3>`
-    + drawPicture(f.picture) + `</div>`).join("");
+    + drawPicture(f.picture) + `</div>`).join(""));
 }
 
 const unitOf = key => ((state.feeds[key] || {}).unit || "hand");
 function drawFaults() {
   const list = state.faults.slice(-60).reverse();
-  $("faults").innerHTML = list.length ? list.map(f => `<div class="fault">`
+  setHTML("faults", list.length ? list.map(f => `<div class="fault">`
     + `<b>${esc(f.name)}</b> <span class="muted">${esc(f.table_title)}, ${esc(unitOf(f.table))} ${esc(f.n)}, seat ${esc(f.seat)}</span><br>`
     + `<span class="cause">${esc(f.cause)}</span>`
     + (f.stderr ? `<details><summary>stderr</summary><pre>${esc(f.stderr)}</pre>`
        + (f.stderr_file ? link(f.stderr_file, "whole stderr") : "") + `</details>` : "")
-    + `</div>`).join("") : `<p class="muted">No fault so far.</p>`;
+    + `</div>`).join("") : `<p class="muted">No fault so far.</p>`);
 }
 
 function handList(f) {
@@ -225,7 +232,7 @@ function drawFinished() {
       h += `<h3>${esc(f.title)}</h3>` + handList(f);
     }
   }
-  $("finished").innerHTML = h || `<p class="muted">Nothing has finished yet.</p>`;
+  setHTML("finished", h || `<p class="muted">Nothing has finished yet.</p>`);
 }
 
 function drawStatus() {
