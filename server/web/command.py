@@ -9,7 +9,9 @@ from pathlib import Path
 import trio
 
 from server.output.say import err_console
+from server.output.stopping import is_interrupt
 from server.seam.errors import InputError
+from server.tournament.command import leaves
 from server.web.app import build_app
 from server.web.serving import parse_bind, serve
 
@@ -42,6 +44,13 @@ def run_serve(folder: Path, bind: str, handins: bool) -> int:
 
     try:
         trio.run(main)
-    except KeyboardInterrupt:
-        err_console().print("stopped", markup=False)
+    except BaseException as exc:
+        if is_interrupt(exc):
+            err_console().print("stopped", markup=False)
+            return 0
+        if isinstance(exc, BaseExceptionGroup):
+            refused = [e for e in leaves(exc) if isinstance(e, InputError)]
+            if refused:  # a port in use: one line, as any bad input
+                raise refused[0] from None
+        raise
     return 0

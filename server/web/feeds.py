@@ -33,6 +33,7 @@ from server.web.folders import (
 
 Event = tuple[str, Any]  # (SSE event name, JSON data)
 
+REPORT = "report.html"  # a match's report, where ``server report`` was asked to write it
 _STEP = re.compile(rb'^\{\s*"type"\s*:\s*"step"')  # a picture that a later one replaces
 # The settings a page may show (standings.json's settings also hold the bots' folder).
 SHOWN_SETTINGS = ("ruleset", "variant", "format", "rounds", "groups", "hands", "walls",
@@ -266,8 +267,9 @@ class Watch:
         rows, unit = rows_from_match(data)
         over = bool(data.get("completed") or data.get("interrupted") or data.get("standings")
                     or (feed is not None and feed.done))
+        report = REPORT if (self.folder / REPORT).is_file() else None
         return {"kind": "match", "standings": rows, "source": MATCH, "unit": unit,
-                "over": over}
+                "over": over, "report": report}
 
 
 def read_json(path: Path) -> Any:

@@ -89,7 +89,7 @@ td.bot { font-weight: 600; max-width: 12em; overflow: hidden; text-overflow: ell
 .meld { background: #e8e4d4; border-radius: 3px; padding: 1px; }
 .t { display: inline-block; line-height: 0; }
 .t svg { height: 30px; width: auto; }
-.disc .t svg { height: 21px; }
+.disc .t svg { height: 25px; }
 .t.last { outline: 2px solid #c0392b; border-radius: 3px; }
 .lastline { font-size: .9em; color: #333; margin-top: .2em; }
 .muted { color: #777; font-size: .9em; }
@@ -227,6 +227,7 @@ function drawFinished() {
         + (feed ? handList(feed) : "") + `</details>`;
     }
   } else {
+    if (st.report) h += `<p>${link(st.report, "The match's report")}</p>`;
     for (const f of Object.values(state.feeds)) {
       if (!(f.hands || []).length) continue;
       h += `<h3>${esc(f.title)}</h3>` + handList(f);

@@ -47,3 +47,15 @@ async def serve(app: ASGIFramework, host: str, port: int, *,
         await hypercorn_serve(app, _config(host, port), task_status=task_status)
     except OSError as exc:
         raise InputError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+    except BaseExceptionGroup as group:  # hypercorn's nurseries wrap the bind's OSError
+        found, rest = group.split(OSError)
+        if found is None or rest is not None:
+            raise
+        first = _first_leaf(found)
+        raise InputError(f"cannot serve on {host}:{port}: "
+                         f"{getattr(first, 'strerror', None) or first}") from None
+
+
+def _first_leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    first = group.exceptions[0]
+    return _first_leaf(first) if isinstance(first, BaseExceptionGroup) else first

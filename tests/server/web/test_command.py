@@ -3,6 +3,7 @@ before anything starts (``server.web.command``, ``server.cli.app``)."""
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 
@@ -55,3 +56,14 @@ def test_hand_ins_need_their_module(tmp_path: Path, capsys: pytest.CaptureFixtur
         assert "hand-in" in line
     else:
         pytest.skip("the hand-in routes are here")
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = refused(["serve", str(tmp_path), "--bind", f"127.0.0.1:{port}"], capsys,
+                       monkeypatch)
+    assert f"cannot serve on 127.0.0.1:{port}" in line
