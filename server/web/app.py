@@ -182,6 +182,8 @@ def build_app(root: Path, *, handins: object | None = None) -> Starlette:
     if not root.is_dir():
         raise InputError(f"{root}: not a folder")
     hub = Hub()
+    extra = handin_routes(root, handins) if handins is not None else []
+    handin_path = next((r.path for r in extra if isinstance(r, Route)), None)
 
     def folder_of(request: Request) -> Path | None:
         target = safe_path(root, request.query_params.get("dir", ""))
@@ -240,7 +242,9 @@ def build_app(root: Path, *, handins: object | None = None) -> Starlette:
                 return PlainTextResponse("404: no such page here", status_code=404)
             return HTMLResponse(index_page(name, index))
         query = "" if rel == "." else "?dir=" + quote(rel)
-        return HTMLResponse(live_page(name, "../" * depth + "api/", query, kind))
+        handin = "../" * depth + handin_path.lstrip("/") if handin_path else None
+        return HTMLResponse(live_page(name, "../" * depth + "api/", query, kind,
+                                      handin=handin))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -258,7 +262,6 @@ def build_app(root: Path, *, handins: object | None = None) -> Starlette:
         Route("/api/tables", tables),
         Route("/api/events", events),
     ]
-    if handins is not None:
-        routes += handin_routes(root, handins)
+    routes += extra
     routes.append(Route("/{path:path}", files, methods=["GET", "HEAD"]))
     return Starlette(routes=routes, lifespan=lifespan)

@@ -290,18 +290,21 @@ connect();
 """  # noqa: E501
 
 
-def live_page(title: str, api: str, query: str, kind: str) -> str:
+def live_page(title: str, api: str, query: str, kind: str, *,
+              handin: str | None = None) -> str:
     """The live page of a tournament or a match folder. ``api``: the URL of ``/api/``
-    relative to the page; ``query``: the folder's ``?dir=...`` (empty for the root)."""
+    relative to the page; ``query``: the folder's ``?dir=...`` (empty for the root);
+    ``handin``: the hand-in page's URL when hand-ins are on."""
     script = (SCRIPT.replace("__TILES__", tile_faces_js().replace("</", "<\\/"))
               .replace("__API__", json.dumps(api)).replace("__QUERY__", json.dumps(query))
               .replace("__KIND__", json.dumps(kind)))
+    handin_link = (f'<a href="{html.escape(handin)}">Hand in a bot</a>' if handin else "")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)} (live)</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <style>{STYLE}</style></head><body>
-<header><h1>{html.escape(title)}</h1><span id="status">connecting…</span></header>
+<header><h1>{html.escape(title)}</h1>{handin_link}<span id="status">connecting…</span></header>
 <main>
 <div class="top"><section><h2>Standings</h2><div id="standings"></div></section>
 <section><h2>Faults</h2><div id="faults"></div></section></div>
