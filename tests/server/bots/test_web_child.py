@@ -85,6 +85,9 @@ def test_a_tournament_stopped_leaves_no_web_server(tmp_path: Path, how: str) -> 
         with urllib.request.urlopen(url + "api/standings", timeout=30) as r:
             assert json.load(r)["kind"] in ("tournament", "empty")
         assert web_servers(out)
+        deadline = time.monotonic() + 60  # the tables play (Ctrl-C then stops them)
+        while not any((out / "matches").glob("r01-t01*")) and time.monotonic() < deadline:
+            time.sleep(0.05)
         if how == "ctrl-c":
             os.killpg(process.pid, signal.SIGINT)  # what the terminal does
             assert process.wait(60) == 130
