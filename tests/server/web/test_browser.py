@@ -125,11 +125,25 @@ def test_a_tournament_watched_live_and_after_and_a_botzone_game(tmp_path: Path) 
         assert errors == []
 
 
+def bots_toml(folder: Path) -> Path:
+    """Four students: three sample bots, and dave's, which crashes in every hand."""
+    py = sys.executable
+    bots = {"alice": ["sample_ai/greedy.py", "--seed", "1"],
+            "bob": ["sample_ai/random_bot.py", "--seed", "2"],
+            "carol": ["sample_ai/greedy.py", "--seed", "3"],
+            "dave": ["tests/bots/crash_mid_hand.py", "6"]}
+    path = folder / "bots.toml"
+    path.write_text("".join(
+        f'[[bot]]\nname = "{name}"\ncommand = {json.dumps([py, str(ROOT / a[0]), *a[1:]])}\n'
+        for name, a in bots.items()), encoding="utf-8")
+    return path
+
+
 def watch_the_tournament(out: Path, env: dict[str, str]) -> None:
     """A small tournament run with --serve, its page open while it plays: the tables'
-    pictures and the standings change without a reload; when it ends the page keeps the
-    last data and says the tournament is over."""
-    with running("tournament", str(ROOT / "sample_ai"), "--out", str(out), "--rounds", "3",
+    pictures, the faults and the standings change without a reload; when it ends the page
+    keeps the last data and says the tournament is over."""
+    with running("tournament", str(bots_toml(out.parent)), "--out", str(out), "--rounds", "3",
                  "--hands", "3", "--seed", "5", "--serve", "127.0.0.1:0", env=env
                  ) as (tournament, url), open_page(url) as (page, errors):
         page.set_viewport_size(VIEW)
@@ -139,7 +153,12 @@ def watch_the_tournament(out: Path, env: dict[str, str]) -> None:
         picture_then = page.inner_html("#tables")
         page.wait_for_function("then => document.querySelector('#tables').innerHTML !== then",
                                arg=picture_then, timeout=WAIT_MS)
+        page.wait_for_selector("#tables .disc .t", timeout=WAIT_MS)  # a few moves in
         shoot(page, "live-table.png", "#tables")
+        page.wait_for_selector("#faults .fault .cause", timeout=WAIT_MS)
+        assert "dave" in text_of(page, "#faults")
+        page.click("#faults .fault summary")
+        assert "crashing on prompt" in text_of(page, "#faults")
         page.wait_for_function(
             "then => document.querySelector('#standings').innerText !== then",
             arg=standings_then, timeout=WAIT_MS)
