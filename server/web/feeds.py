@@ -195,9 +195,10 @@ class Watch:
                 ended = ended or record.get("type") in ("end", "done")
         seen = self._standings_signature()
         if seen != self._standings_seen or ended:
-            self._standings_seen = seen
             standings = self._read_standings()
-            if standings != self._standings:
+            # unreadable (being rewritten): keep what was shown, read again next poll
+            self._standings_seen = seen if standings is not None else None
+            if standings is not None and standings != self._standings:
                 self._standings = standings
                 events.append(("standings", standings))
         if reset:
@@ -232,7 +233,7 @@ class Watch:
                 "tables": self.tables_in_play(), "feeds": finished, "faults": faults,
                 "at": now}
 
-    def _read_standings(self) -> dict[str, Any]:
+    def _read_standings(self) -> dict[str, Any] | None:
         kind = kind_of(self.folder)
         if kind == "tournament":
             return self._tournament_standings()
@@ -240,8 +241,10 @@ class Watch:
             return self._match_standings()
         return {"kind": kind, "standings": [], "over": False}
 
-    def _tournament_standings(self) -> dict[str, Any]:
+    def _tournament_standings(self) -> dict[str, Any] | None:
         data = read_json(self.folder / STANDINGS)
+        if data is None and (self.folder / STANDINGS).exists():
+            return None  # caught half written
         if not isinstance(data, dict):
             return {"kind": "tournament", "standings": [], "reports": [], "settings": {},
                     "over": False}
@@ -256,9 +259,12 @@ class Watch:
                 "settings": {k: settings[k] for k in SHOWN_SETTINGS if k in settings},
                 "over": not playing and tournament_complete(settings, reports)}
 
-    def _match_standings(self) -> dict[str, Any]:
+    def _match_standings(self) -> dict[str, Any] | None:
         feed = self.feeds.get("")
         data = read_json(self.folder / MATCH)
+        if data is None and (self.folder / MATCH).exists() and not (feed and feed.in_play(
+                time.time())):
+            return None  # caught half written
         if feed is not None and (feed.in_play(time.time()) or not isinstance(data, dict)):
             return {"kind": "match", "standings": rows_from_feed(feed), "source": FEED,
                     "unit": feed.table.get("unit", "hand"), "over": feed.done}

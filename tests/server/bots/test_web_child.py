@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from server.bots.web_child import serving
+from server.output.stopping import EXIT_NOT_COMPLETED
 from server.seam.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -104,3 +105,31 @@ def test_a_tournament_stopped_leaves_no_web_server(tmp_path: Path, how: str) -> 
             process.wait()
         for pid in web_servers(out):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_match_with_serve_writes_its_folder_and_serves_it(tmp_path: Path) -> None:
+    """--serve implies -d: the match folder is written, and served while it plays."""
+    drawbot = f"{sys.executable} {ROOT}/tests/bots/drawbot.py"
+    crash = f"{sys.executable} {ROOT}/tests/bots/crash_mid_hand.py 4"  # ends it: short
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "match", "--groups", "1", "--seed", "1",
+         "--on-fault", "end", "--log-dir", str(tmp_path / "logs"), "--serve", "127.0.0.1:0",
+         crash, *[drawbot] * 3],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        start_new_session=True, env={**os.environ, "MAHJONG_RUN_DIR": str(tmp_path / "runs")})
+    try:
+        url = wait_for_url(process)
+        [folder] = (tmp_path / "logs").iterdir()
+        assert web_servers(folder)
+        with urllib.request.urlopen(url + "api/standings", timeout=30) as r:
+            assert json.load(r)["kind"] in ("match", "empty")
+        assert process.wait(120) == EXIT_NOT_COMPLETED  # ended by the fault
+        assert (folder / "match.json").is_file()
+        deadline = time.monotonic() + 10
+        while web_servers(folder) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert web_servers(folder) == []
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()

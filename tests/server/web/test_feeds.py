@@ -100,3 +100,16 @@ def test_a_tournament_is_complete_when_its_last_round_is_played() -> None:
     assert not tournament_complete({"rounds": "2"}, reports)
     assert tournament_complete({"rounds": "2"}, [*reports, {"round": 2, "report": "d"}])
     assert not tournament_complete({"rounds": "3"}, reports)
+
+
+def test_standings_caught_half_written_keep_what_was_shown(tmp_path: Path) -> None:
+    standings_json(tmp_path, {"alice": 3, "bob": -3})
+    watch = Watch(tmp_path)
+    watch.poll()
+    whole = (tmp_path / "standings.json").read_text()
+    (tmp_path / "standings.json").write_text(whole[: len(whole) // 2])
+    assert [n for n, _ in watch.poll()] == []
+    assert watch.standings()["standings"][0]["bot"] == "alice"
+    standings_json(tmp_path, {"alice": 3, "bob": 5})
+    [(name, data)] = watch.poll()
+    assert name == "standings" and data["standings"][0]["bot"] == "bob"
