@@ -24,10 +24,10 @@ to every page connected. Nothing here writes a file; the hand-in routes
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import trio
@@ -51,6 +51,7 @@ from server.web.page import index_page, live_page
 
 POLL_SECONDS = 0.25
 KEEP_ALIVE_SECONDS = 15.0
+T = TypeVar("T")
 QUEUE = 256  # batches a page may fall behind by before it is dropped (it reconnects)
 
 
@@ -77,10 +78,11 @@ class Hub:
                     page.close()
         return watch
 
-    async def current(self, folder: Path) -> Watch:
-        """The folder's state as its files say it now."""
+    async def current(self, folder: Path, view: Callable[[Watch], T]) -> T:
+        """``view`` of the folder's state as its files say it now (taken under the lock:
+        the next poll runs in a thread)."""
         async with self._lock:
-            return await self._poll(folder)
+            return view(await self._poll(folder))
 
     async def subscribe(self, folder: Path
                         ) -> tuple[dict[str, Any], trio.MemorySendChannel[list[Event]],
@@ -101,7 +103,8 @@ class Hub:
         while True:
             await trio.sleep(POLL_SECONDS)
             for folder in [f for f, pages in self._pages.items() if pages]:
-                await self.current(folder)
+                async with self._lock:
+                    await self._poll(folder)
 
 
 def sse(name: str, data: Any) -> bytes:
@@ -199,15 +202,13 @@ def build_app(root: Path, *, handins: object | None = None) -> Starlette:
             return no_folder(request)
         if kind_of(folder) == "several":
             return JSONResponse(folder_index(folder))
-        watch = await hub.current(folder)
-        return JSONResponse(watch.standings())
+        return JSONResponse(await hub.current(folder, Watch.standings))
 
     async def tables(request: Request) -> Response:
         folder = folder_of(request)
         if folder is None:
             return no_folder(request)
-        watch = await hub.current(folder)
-        return JSONResponse({"tables": watch.tables_in_play()})
+        return JSONResponse({"tables": await hub.current(folder, Watch.tables_in_play)})
 
     async def events(request: Request) -> Response:
         folder = folder_of(request)
