@@ -218,7 +218,8 @@ function drawFinished() {
   const st = state.standings || {};
   let h = "";
   if (st.kind === "tournament") {
-    h += `<p>${link("tournament.html", "The tournament's report")} · ${link("standings.csv", "standings.csv")}</p>`;
+    if ((st.standings || []).length)  // the report is written with the standings
+      h += `<p>${link("tournament.html", "The tournament's report")} · ${link("standings.csv", "standings.csv")}</p>`;
     for (const r of (st.reports || []).filter(r => r.report)) {
       const key = `matches/${r.report.replace(/^matches\//, "").replace(/\.html$/, "")}`;
       const feed = state.feeds[key];
