@@ -72,6 +72,7 @@ td.bot { font-weight: 600; max-width: 12em; overflow: hidden; text-overflow: ell
           padding: .2em .5em; font-size: .9em; }
 .fault { border-bottom: 1px solid #eee; padding: .25em 0; }
 .fault .cause { color: #a93226; font-weight: 600; }
+.fault code { font-size: .85em; color: #444; word-break: break-all; }
 .fault pre { margin: .2em 0; max-height: 8em; overflow: auto; background: #f4f4f4;
              font-size: .85em; white-space: pre-wrap; }
 #tables { display: grid; grid-template-columns: repeat(auto-fill, minmax(600px, 1fr));
@@ -200,12 +201,14 @@ function drawTables() {
     + drawPicture(f.picture) + `</div>`).join(""));
 }
 
+const lastLine = text => (text || "").trim().split("\n").pop().slice(-160);
 const unitOf = key => ((state.feeds[key] || {}).unit || "hand");
 function drawFaults() {
   const list = state.faults.slice(-60).reverse();
   setHTML("faults", list.length ? list.map(f => `<div class="fault">`
     + `<b>${esc(f.name)}</b> <span class="muted">${esc(f.table_title)}, ${esc(unitOf(f.table))} ${esc(f.n)}, seat ${esc(f.seat)}</span><br>`
     + `<span class="cause">${esc(f.cause)}</span>`
+    + (lastLine(f.stderr) ? `<br><code>${esc(lastLine(f.stderr))}</code>` : "")
     + (f.stderr ? `<details><summary>stderr</summary><pre>${esc(f.stderr)}</pre>`
        + (f.stderr_file ? link(f.stderr_file, "whole stderr") : "") + `</details>` : "")
     + `</div>`).join("") : `<p class="muted">No fault so far.</p>`);
