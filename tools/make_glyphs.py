@@ -36,7 +36,6 @@ def needed_characters() -> str:
     """Every character the pages draw with ``chinese_svg``, sorted, without duplicates."""
     sys.path.insert(0, str(ROOT))
     from rulesets.botzone.fan_names import FAN_NAMES
-    from rulesets.botzone.page import _TILE_NAMES
     from rulesets.default.engine.legacy_log import LEGACY_NAMES
     from scoring.fans import FAN_TABLE
     from server.output.tiles import FACE_CHARACTERS
@@ -44,7 +43,7 @@ def needed_characters() -> str:
     texts: list[str] = [FACE_CHARACTERS, EXTRA]
     texts += [fan.name for fan in FAN_TABLE]
     texts += [fan.chinese for fan in FAN_NAMES]
-    texts += [*LEGACY_NAMES, *LEGACY_NAMES.values(), *_TILE_NAMES.values()]
+    texts += [*LEGACY_NAMES, *LEGACY_NAMES.values()]
     return "".join(sorted(set("".join(texts))))
 
 

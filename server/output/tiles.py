@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from functools import cache
 from pathlib import Path
 
@@ -305,3 +306,22 @@ def chinese_svg(text: str, *, height: int = 16) -> str:
             f'width="{width:.1f}" height="{height}" fill="currentColor" role="img" '
             f'aria-label="{label}" style="vertical-align:{-0.12 * height:.1f}px">'
             f'{"".join(parts)}</svg>')
+
+
+_CHINESE_RUN = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]+")
+
+
+def text_html(text: str, *, height: int = 16) -> str:
+    """Plain ``text`` as HTML (escaped) with each run of Chinese in it drawn by
+    ``chinese_svg``, so a sentence like "seat 2 robs the kong (抢杠和)" needs no font.
+    A run with a character the glyph data lacks stays text (no worse than before)."""
+    parts, at = [], 0
+    for found in _CHINESE_RUN.finditer(text):
+        run = found.group()
+        if missing_glyphs(run):
+            continue
+        parts.append(html.escape(text[at:found.start()]))
+        parts.append(chinese_svg(run, height=height))
+        at = found.end()
+    parts.append(html.escape(text[at:]))
+    return "".join(parts)
