@@ -73,7 +73,7 @@ def _tournament(tmp_path: Path) -> Path:
     points = [(24, -8, -8, -8), (-6, -6, 12, 0)]  # by player, hands 1 and 2
     hands = [HandRow(1, 1, h, 0, h, (p + h) % 4, p, pts[p], 0, False, 0, pts[p] > 0, False)
              for h, pts in enumerate(points) for p in range(4)]
-    kinds = ["self-drawn" if h == 0 else "discard" for h, _ in enumerate(points) for _ in range(4)]
+    kinds = ["tsumo" if h == 0 else "ron" for h, _ in enumerate(points) for _ in range(4)]
     totals = [sum(pts[p] for pts in points) for p in range(4)]
     store.finish(plan, [PlayerResult(p, totals[p], 0, 0, 1 if p in (0, 2) else 0, 0, 0, 2)
                         for p in range(4)], hands, kinds,
@@ -103,8 +103,8 @@ def test_the_csvs_carry_a_bom_and_read_back_chinese_names_and_their_columns(
     assert (first["round"], first["table"], first["hand"], first["group"], first["deal"]) == \
         ("1", "1", "1", "1", "1")
     assert [(h["hand"], h["bot"], h["points"], h["won"], h["result"]) for h in hands
-            if h["bot"] == "张伟"] == [("1", "张伟", "24", "1", "self-drawn"),
-                                      ("2", "张伟", "-6", "0", "discard")]
+            if h["bot"] == "张伟"] == [("1", "张伟", "24", "1", "tsumo"),
+                                      ("2", "张伟", "-6", "0", "ron")]
     assert {h["fill_in"] for h in hands if h["bot"] == fill_in(0).name} == {"1"}
 
 

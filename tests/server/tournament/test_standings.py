@@ -226,6 +226,11 @@ def test_a_botzone_tournaments_rank_points_are_recomputed_from_its_game_records(
     assert keys == sorted(keys)
     assert [r["rank"] for r in rows] == [
         1 + sum(1 for k in keys if k < mine) for mine in keys]
+    page = (out / "tournament.html").read_text(encoding="utf-8")
+    assert "<th class=num>rank points</th><th class=num>points</th>" in page
+    with (out / "standings.csv").open(encoding=CSV_ENCODING, newline="") as f:
+        table = list(csv.DictReader(f))
+    assert [float(r["rank_points"]) for r in table] == [r["rank_points"] for r in rows]
     raw = (out / "games.csv").read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
     with (out / "games.csv").open(encoding=CSV_ENCODING, newline="") as f:
