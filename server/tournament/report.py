@@ -1,5 +1,9 @@
 """The tournament's standings as CSV, JSON and an HTML page.
 
+``standings.csv`` (with a byte-order mark), the per-hand or per-game CSV and the
+JSON's typed settings and portable paths come from ``server.tournament.exports``;
+a ruleset ranked by rank points (Botzone) gets a ``rank_points`` column.
+
 ``tournament.html`` holds the standings, a chart of each bot's rating after
 every round (inline SVG; each round's marker links to that round's tables),
 the head-to-head table, every table with a link to its match report
