@@ -4,10 +4,11 @@
 * ``duplicate``: walls with prevailing winds E, S, W, N, each played in every
   seat order (24; fewer with ``orders``, the first four being the rotations so
   every player sits in every seat once). Per wall each player's game scores are
-  summed and ranked 4/3/2/1, players with equal sums ordered by the sum of all
-  their game scores (still equal: they share the places' points; the wiki
-  leaves such ties open); the standing sums these rank points, equal totals
-  again broken by the sum of all game scores.
+  summed and ranked 4/3/2/1, players with equal sums sharing the mean of the
+  places they span (the wiki leaves such ties open: SPEC-botzone section 8 says
+  why this way); the standing sums these rank points, equal totals broken by
+  the sum of all game scores. A tournament ranks its tables' walls the same way
+  (``server.tournament.standings``).
 
 One match seed makes every wall: wall w's ``srand`` is derived from the seed,
 and the judge shuffles the wall from it exactly as Botzone's judge does, so
@@ -128,7 +129,7 @@ def standings(plans: Sequence[GamePlan], records: Sequence[Mapping[str, Any]],
             penalties[plan.order[offender]] += 1
     points = [0.0] * players
     for sums in by_group.values():
-        ranked = sorted((((float(sums[p]), float(total[p])), p) for p in range(players)),
+        ranked = sorted((((float(sums[p]),), p) for p in range(players)),
                         key=lambda item: item[0], reverse=True)
         for player, share in _share(ranked).items():
             points[player] += share

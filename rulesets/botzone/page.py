@@ -5,7 +5,8 @@ skeleton of ``server.output.pages``, the table at every judge turn (hands, melds
 with who fed them, flowers, discards with the claimed ones marked, walls),
 what each seat was asked and answered, and at the last step the result with
 each fan named in Chinese and in English. Buttons, a slider, the arrow, Home
-and End keys, and ``#step=N`` in the address to link to a step.
+and End keys, and ``#step=N`` in the address to link to a step. Tiles are SVG
+faces and the Chinese is glyph paths (``server.output.tiles``): no font needed.
 """
 
 from __future__ import annotations
@@ -18,19 +19,11 @@ from typing import Any
 
 from rulesets.botzone.replay import answer_text, view_of
 from rulesets.botzone.view import WINDS, GameView, Result, TableState
-from server.output.pages import STEPPER_SCRIPT, page
-
-_TILE_NAMES = {
-    "W": "万", "B": "饼", "T": "条",
-    "F1": "东", "F2": "南", "F3": "西", "F4": "北", "J1": "中", "J2": "发", "J3": "白",
-    "H1": "春", "H2": "夏", "H3": "秋", "H4": "冬", "H5": "梅", "H6": "兰", "H7": "竹", "H8": "菊",
-}
+from server.output.pages import STEPPER_SCRIPT, page, tiles_script
+from server.output.tiles import chinese_svg, text_html
 
 _STYLE = """
-.tile.W { color: #b22; } .tile.B { color: #135; } .tile.T { color: #172; }
-.tile.F, .tile.J { color: #444; } .tile.H { color: #7a3b8f; font-weight: normal;
-  line-height: 1.1em; }
-.tile.taken { opacity: .45; text-decoration: line-through; }
+.tile.taken { opacity: .4; }
 .flowers { margin-left: 1em; }
 .answer { font-family: ui-monospace, monospace; font-size: .9em; color: #555; }
 .answer.fault { color: #b22; font-weight: bold; }
@@ -41,17 +34,7 @@ _SCRIPT = r"""
 const data = JSON.parse(document.getElementById('game-data').textContent);
 const slider = document.getElementById('step');
 slider.max = data.steps.length - 1;
-function tile(code, extra, title) {
-  const el = document.createElement('span');
-  const suit = code[0];
-  el.className = 'tile ' + suit + (extra ? ' ' + extra : '');
-  el.textContent = code.slice(1);
-  const s = document.createElement('small'); s.textContent = suit; el.appendChild(s);
-  el.title = code + (data.names[code] ? ' ' + data.names[code] : '')
-      + (data.names[suit] && suit !== 'H' ? ' ' + code.slice(1) + data.names[suit] : '')
-      + (title ? ' · ' + title : '');
-  return el;
-}
+const tile = tileEl;
 function fill(el, codes, extra) { for (const c of codes) el.appendChild(tile(c, extra)); }
 function render(i) {
   const s = data.steps[i];
@@ -112,8 +95,8 @@ def _result_html(view: GameView, result: Result | None) -> str:
         return "\n".join(parts)
     parts.append(f"<p class='winner'>{html.escape(result.summary)}</p>")
     if result.fans:
-        # The English name too: a server often has no CJK font, and shows boxes.
-        rows = "".join(f"<tr><td lang='zh'>{html.escape(f.chinese)}</td>"
+        # The Chinese as glyph paths (the room's machine may have no CJK font), and English.
+        rows = "".join(f"<tr><td lang='zh'>{chinese_svg(f.chinese, height=20)}</td>"
                        f"<td>{html.escape(f.english)}</td><td class='num'>{f.value}</td>"
                        f"<td class='num'>{f.count}</td></tr>" for f in result.fans)
         total = "" if result.fan_total is None else str(result.fan_total)
@@ -137,7 +120,7 @@ def _result_html(view: GameView, result: Result | None) -> str:
 
 def game_page(view: GameView, title: str = "") -> str:
     """One page to step through a Botzone game."""
-    data = {"steps": [_state_json(s) for s in view.states], "names": _TILE_NAMES}
+    data = {"steps": [_state_json(s) for s in view.states]}
     title = title or f"Botzone {view.variant} game, prevailing wind {WINDS[view.quan % 4]}"
     seats = "\n".join(
         f"<div class='seat' id='seat{s}'><div class='row'><span class='label'>"
@@ -148,7 +131,7 @@ def game_page(view: GameView, title: str = "") -> str:
         f"<div class='row'>discards: <span class='river'></span></div>"
         f"<div class='row answer'></div></div>"
         for s in range(4))
-    about = f"<p class='about'>{html.escape(view.about)}</p>" if view.about else ""
+    about = f"<p class='about'>{text_html(view.about)}</p>" if view.about else ""
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     return page(title, f"""<style>{_STYLE}</style>
 {about}
@@ -163,7 +146,7 @@ def game_page(view: GameView, title: str = "") -> str:
 {seats}
 <div id="result" style="display:none">{_result_html(view, view.result)}</div>
 <script type="application/json" id="game-data">{payload}</script>
-<script>{_SCRIPT}</script>""")
+<script>{tiles_script()}{_SCRIPT}</script>""")
 
 
 def write_game_page(record: Mapping[str, Any] | GameView, path: Path, *,

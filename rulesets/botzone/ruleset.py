@@ -40,6 +40,7 @@ class BotzoneRuleset(BotzoneBotsRuleset):
     title = "Botzone's Chinese Standard Mahjong"
     variants = VARIANTS
     samples = Path(__file__).resolve().parents[2] / "sample_ai" / "botzone"
+    ranking = "rank_points"  # SPEC-botzone section 8: 4/3/2/1 per wall, then the scores
     tournament_defaults: ClassVar = {"variant": "classic", "walls": "4", "orders": "4",
                                      "time_limit": "1.0"}
     options: ClassVar = {

@@ -1,8 +1,9 @@
 """Self-contained HTML pages: a hand to step through, and a match report.
 
 No network and no server: each page carries its data as JSON and a little
-script; the match report's chart is inline SVG. Tiles are drawn with CSS
-(rank and suit letter), so no font with Mahjong glyphs is needed.
+script; the match report's chart is inline SVG. Tiles are drawn as SVG faces
+(``server.output.tiles``, in Botzone's notation: ``botzone_code``) and fan names
+in Chinese as glyph paths beside their English names, so no font is needed.
 """
 
 from __future__ import annotations
@@ -17,23 +18,14 @@ from rulesets.default.engine.legacy_log import our_fan_name
 from rulesets.default.engine.table_view import Snapshot, snapshots
 from rulesets.default.replay import RecordedHand, load_hand
 from scoring.fans import FANS
-from server.output.pages import STEPPER_SCRIPT, page
+from server.output.pages import STEPPER_SCRIPT, page, tiles_script
+from server.output.tiles import chinese_svg
 
 _HAND_SCRIPT = r"""
 const data = JSON.parse(document.getElementById('hand-data').textContent);
 const slider = document.getElementById('step');
 slider.max = data.steps.length - 1;
-function tile(code, extra) {
-  const el = document.createElement('span');
-  const suit = code.length === 2 ? code[1] : 'H';
-  el.className = 'tile ' + suit + (extra ? ' ' + extra : '');
-  if (suit === 'H') { el.textContent = code; }
-  else { el.textContent = code[0]; const s = document.createElement('small');
-         s.textContent = suit; el.appendChild(s); }
-  el.title = code;
-  return el;
-}
-function fill(el, codes, extra) { for (const c of codes) el.appendChild(tile(c, extra)); }
+function fill(el, codes, extra) { for (const c of codes) el.appendChild(tileEl(c, extra)); }
 function render(i) {
   const s = data.steps[i];
   slider.value = i;
@@ -61,15 +53,26 @@ function render(i) {
 }
 """ + STEPPER_SCRIPT
 
+_SUITS = {"M": "W", "S": "T", "T": "B"}  # characters, bamboo, dots
+_HONOURS = {"E": "F1", "S": "F2", "W": "F3", "N": "F4", "Z": "J1", "F": "J2", "B": "J3"}
+
+
+def botzone_code(code: str) -> str:
+    """A tile code of this ruleset (``6M``, ``E``, ``Z``) in Botzone's notation, which the
+    SVG faces use (``W6``, ``F1``, ``J1``)."""
+    if len(code) == 2 and code[1] in _SUITS:
+        return _SUITS[code[1]] + code[0]
+    return _HONOURS.get(code, code)
+
 
 def _snapshot_json(s: Snapshot) -> dict[str, Any]:
     return {
         "note": s.note, "event": s.event, "actor": s.actor, "wall": s.wall_left,
-        "hands": [[t.code for t in h] for h in s.hands],
-        "drawn": [t.code if t is not None else None for t in s.drawn],
-        "melds": [[{"kind": m.kind, "tiles": [t.code for t in m.tiles], "source": m.source}
-                   for m in seat] for seat in s.melds],
-        "rivers": [[t.code for t in r] for r in s.rivers],
+        "hands": [[botzone_code(t.code) for t in h] for h in s.hands],
+        "drawn": [botzone_code(t.code) if t is not None else None for t in s.drawn],
+        "melds": [[{"kind": m.kind, "tiles": [botzone_code(t.code) for t in m.tiles],
+                    "source": m.source} for m in seat] for seat in s.melds],
+        "rivers": [[botzone_code(t.code) for t in r] for r in s.rivers],
     }
 
 
@@ -98,8 +101,8 @@ def _result_html(hand: RecordedHand) -> str:
         how = "self-drawn" if log.result.how == "tsumo" else f"on seat {log.result.source}'s tile"
         parts.append(f"<p class='winner'>Winner: seat {log.result.winner} ({how}), "
                      f"{log.result.score} fan</p>")
-        # The English name too: a server often has no CJK font, and shows boxes.
-        rows = "".join(f"<tr><td lang='zh'>{html.escape(n)}</td>"
+        # The Chinese as glyph paths (the room's machine may have no CJK font), and English.
+        rows = "".join(f"<tr><td lang='zh'>{chinese_svg(n, height=20)}</td>"
                        f"<td>{html.escape(_english(n))}</td>"
                        f"<td class='num'>{v}</td></tr>" for n, v in log.result.fans)
         parts.append("<table class='fans'><tr><th>fan</th><th>in English</th><th>value (fan)"
@@ -143,7 +146,7 @@ def hand_page(hand: RecordedHand) -> str:
 {seats}
 <div id="result" style="display:none">{_result_html(hand)}</div>
 <script type="application/json" id="hand-data">{payload}</script>
-<script>{_HAND_SCRIPT}</script>""")
+<script>{tiles_script()}{_HAND_SCRIPT}</script>""")
 
 
 def _chart(series: list[list[int]], names: list[str]) -> str:

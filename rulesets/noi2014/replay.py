@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.noi2014.records import read_record
+from rulesets.noi2014.tiles import is_tile
 from rulesets.noi2014.view import SEATS, ChanceRow, GameView, Step, view_of
 from server.seam.contract import CommandArgs
 from server.seam.errors import InputError
@@ -69,9 +70,22 @@ def result_lines(view: GameView) -> list[str]:
 
 
 def _cell_tiles(tiles: list[str], need: Mapping[str, int] | None = None) -> str:
+    """Placeholders the page's script draws as SVG faces (``fillTiles``): a step's HTML
+    stays small, one face per tile code in the page."""
     need = need or {}
-    return "".join(f"<span class='tile{' need' if t in need else ''}' title='{t}'>{t[1]}"
-                   f"<small>{t[0]}</small></span>" for t in tiles)
+    return "".join(f"<span class='tile{' need' if t in need else ''}' "
+                   f"data-tile='{html.escape(t.upper())}'></span>" for t in tiles)
+
+
+def _target_tiles(target: str | None) -> str:
+    """A target hand as tiles (a melded set's tiles, in lower case, titled so), when every
+    word of it is a tile code; else nothing (the answer is shown as written beside)."""
+    words = (target or "").split()
+    if not words or not all(is_tile(w.upper()) for w in words):
+        return ""
+    melded = " data-title='melded'"
+    return "".join(f"<span class='tile' data-tile='{w.upper()}'"
+                   f"{melded if w.islower() else ''}></span>" for w in words) + " "
 
 
 def _step_html(view: GameView, step: Step) -> str:
@@ -85,7 +99,7 @@ def _step_html(view: GameView, step: Step) -> str:
         rows.append(f"<div class='seat'><div class='row'><span class='label'>{SEATS[seat]} · "
                     f"{html.escape(view.names[seat])}</span> {html.escape(state.status)}</div>"
                     f"<div class='row'>{_cell_tiles(state.hand)} {melds}</div>{asked}</div>")
-    pool = f"<div class='row'>pool: {_cell_tiles(step.pool)}</div>"
+    pool = f"<div class='row'>pool: <span class='river'>{_cell_tiles(step.pool)}</span></div>"
     return (f"<p class='note'>step {step.number} · wall {step.wall} · "
             f"{html.escape('; '.join(step.events))}</p>" + "".join(rows) + pool)
 
@@ -107,7 +121,8 @@ def _result_html(view: GameView) -> str:
                      f"<div class='sequence'>{sequence}</div>")
         for row in view.chances:
             name = html.escape(f"{SEATS[row.seat]} · {view.names[row.seat]}")
-            target = html.escape(row.target or "(none)")
+            target = (_target_tiles(row.target)
+                      + f"<code>{html.escape(row.target or '(none)')}</code>")
             if row.valid:
                 needs = ", ".join(
                     f"{k} last at <b>{p}</b>" + (" (the smallest)" if p == row.chance else "")
@@ -119,16 +134,17 @@ def _result_html(view: GameView) -> str:
             parts.append(f"<div class='seat target' id='target{row.seat}'><div class='row'>"
                          f"<span class='label'>{name}</span></div>"
                          f"<div class='row'>tiles: {_cell_tiles(view.final_tiles[row.seat])}"
-                         f"</div><div class='row'>target: <code>{target}</code></div>"
+                         f"</div><div class='row'>target: {target}</div>"
                          f"<div class='row'>{how}</div></div>")
     return "".join(parts)
 
 
 _STYLE = """
-.tile.need { border-color: #c33; background: #fde8e8; }
+.tile.need { outline: 3px solid #c33; border-radius: 4px; }
 .pos { display: inline-block; text-align: center; margin-right: 2px; }
 .pos small { display: block; font-size: .65em; color: #777; }
 .sequence { line-height: 1; }
+.sequence .tile svg { width: 24px; height: 32px; }
 """
 _SCRIPT = """
 const data = JSON.parse(document.getElementById('game-data').textContent);
@@ -137,6 +153,7 @@ slider.max = data.steps.length - 1;
 function render(i) {
   slider.value = i;
   document.getElementById('view').innerHTML = data.steps[i];
+  fillTiles(document.getElementById('view'));
   document.getElementById('stepno').textContent = i;
   document.getElementById('result').style.display = i === data.steps.length - 1 ? '' : 'none';
 }
@@ -144,18 +161,20 @@ function render(i) {
 
 
 def game_page(view: GameView, title: str) -> str:
-    from server.output.pages import STEP_CONTROLS, STEPPER_SCRIPT, page
+    from server.output.pages import STEP_CONTROLS, STEPPER_SCRIPT, page, tiles_script
+    from server.output.tiles import text_html
 
     payload = json.dumps({"steps": [_step_html(view, s) for s in view.steps]},
                          ensure_ascii=False).replace("</", "<\\/")
-    about = f"<p class='about'>{html.escape(view.about)}</p>" if view.about else ""
+    about = f"<p class='about'>{text_html(view.about)}</p>" if view.about else ""
     return page(title, f"""<style>{_STYLE}</style>
 {about}
 {STEP_CONTROLS}
 <div id="view"></div>
 <div id="result" style="display:none">{_result_html(view)}</div>
 <script type="application/json" id="game-data">{payload}</script>
-<script>{_SCRIPT}{STEPPER_SCRIPT}</script>""")
+<script>{tiles_script()}{_SCRIPT}{STEPPER_SCRIPT}
+fillTiles(document.getElementById('result'));</script>""")
 
 
 def write_game_page(record: Mapping[str, Any], path: Path, title: str = "") -> None:

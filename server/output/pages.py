@@ -2,15 +2,19 @@
 
 Every ruleset's pages (a hand or a game to step through, a match report) and the
 tournament's report are built on ``page``; a page that steps through a game uses
-``STEP_CONTROLS`` and ``STEPPER_SCRIPT``. No network and no server: each page
-carries its data and its script.
+``STEP_CONTROLS`` and ``STEPPER_SCRIPT``, and a page that shows tiles
+``tiles_script`` (the SVG faces of ``server.output.tiles``, drawn in the browser).
+No network, no server and no font: each page carries its data, its script and its
+tiles, and Chinese is drawn as glyph paths (``tiles.chinese_svg``).
 
-May import: nothing of the project.
+May import: server.output.tiles.
 """
 
 from __future__ import annotations
 
 import html
+
+from server.output.tiles import tiles_js
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; background: #f6f5ef; color: #222; }
@@ -22,13 +26,11 @@ h1 { font-size: 1.3em; } h2 { font-size: 1.1em; margin-top: 1.5em; }
 .seat.actor { border-color: #c33; box-shadow: 0 0 0 2px #f2c0c0; }
 .label { font-weight: bold; display: inline-block; min-width: 7em; }
 .row { margin: .25em 0; min-height: 2.2em; }
-.tile { display: inline-block; width: 1.7em; height: 2.2em; margin: 1px; border-radius: 3px;
-        border: 1px solid #999; background: #fffdf4; text-align: center; line-height: 1.1em;
-        font-size: .9em; vertical-align: middle; }
-.tile small { display: block; font-size: .7em; color: #666; }
-.tile.M { color: #b22; } .tile.S { color: #172; } .tile.T { color: #135; }
-.tile.H { color: #444; font-weight: bold; line-height: 2.2em; }
-.tile.drawn { margin-left: .8em; border-color: #c33; }
+.tile { display: inline-block; margin: 1px; vertical-align: middle; line-height: 0; }
+.tile svg { display: block; }
+.melds .tile svg, .river .tile svg { width: 24px; height: 32px; }
+.tile.drawn { margin-left: .8em; outline: 3px solid #c33; border-radius: 4px; }
+svg.zh { display: inline-block; }
 .meld { display: inline-block; margin-right: .8em; padding: 1px 3px; background: #e8e4d4;
         border-radius: 4px; }
 .note { font-size: 1.05em; margin: .5em 0; }
@@ -87,4 +89,35 @@ document.addEventListener('keydown', (e) => {
   else if (e.key === 'End') go(data.steps.length - 1);
 });
 go(fromHash());
+"""
+
+
+def tiles_script(height: int = 40) -> str:
+    """The script that draws tiles in the browser: ``FACES`` (each tile code's SVG face,
+    ``height`` pixels high), ``tileEl(code, extra, title)`` (a ``span.tile`` holding the
+    face; ``extra`` adds classes, ``title`` adds to the tooltip) and ``fillTiles(root)``
+    (draws the face of every ``[data-tile]`` element under ``root`` that is empty).
+
+    Codes are Botzone's notation (``server.output.tiles.TILE_CODES``); an unknown code is
+    shown as written.
+    """
+    return f"""
+const FACES = {tiles_js(height=height)};
+function drawFace(el, code, title) {{
+  if (FACES[code] === undefined) {{ el.textContent = code; return; }}
+  el.innerHTML = FACES[code];
+  if (title) el.querySelector('title').textContent += ' · ' + title;
+}}
+function tileEl(code, extra, title) {{
+  const el = document.createElement('span');
+  el.className = 'tile' + (extra ? ' ' + extra : '');
+  el.dataset.tile = code;
+  drawFace(el, code, title);
+  return el;
+}}
+function fillTiles(root) {{
+  for (const el of root.querySelectorAll('[data-tile]')) {{
+    if (!el.firstChild) drawFace(el, el.dataset.tile, el.dataset.title);
+  }}
+}}
 """

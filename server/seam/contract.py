@@ -93,6 +93,13 @@ class CommandArgs:
 # round 1 seats the field in entry order).
 SwissTiebreak = Literal["shuffle", "wins"]
 
+# What a tournament's standings (and its Swiss seating) rank by (``ranking``):
+# "points": the sum of every hand's or game's points. "rank_points" (Botzone, the IJCAI
+# duplicate format, SPEC-botzone section 8): per wall (the games of a table that share
+# a wall) each player's scores are summed and ranked 4/3/2/1, equal sums sharing the
+# mean of the places they span; the standings sum these rank points, then the scores.
+Ranking = Literal["points", "rank_points"]
+
 
 class Ruleset:
     """One ruleset's answers to the shell's commands.
@@ -107,6 +114,7 @@ class Ruleset:
     variants: ClassVar[tuple[str, ...]] = ()
     options: ClassVar[Mapping[str, frozenset[str]]] = {}
     swiss_tiebreak: ClassVar[SwissTiebreak] = "shuffle"
+    ranking: ClassVar[Ranking] = "points"
     # A stored command of this ruleset is one word ``MODE:COMMAND LINE`` when this
     # names the modes (Botzone: json, simple; see ``entry_command``); empty: an argv.
     command_modes: ClassVar[tuple[str, ...]] = ()

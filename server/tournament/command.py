@@ -34,6 +34,7 @@ from server.seam.errors import InputError
 from server.seam.registry import DEFAULT, limit_defaults, listing, load
 from server.tournament.cluster import on_cluster
 from server.tournament.entries import EntriesError, load_entries, scan_folder
+from server.tournament.exports import games_file
 from server.tournament.report import Machines, write_reports
 from server.tournament.runner import Runner, TournamentConfig, rules_meta, table_dir
 from server.tournament.schedule import TablePlan
@@ -64,15 +65,16 @@ def remote_for(entries: Sequence[Entry], listen: str | None, token_pairs: Sequen
 
 def current_standings(store: Store, n: int) -> Standings:
     entries = store.entries()
-    tiebreak = load(store.meta().get("ruleset", DEFAULT)).swiss_tiebreak
+    rules = load(store.meta().get("ruleset", DEFAULT))
     return standings([e.name for e in entries[:n]], store.table_results(), store.hand_rows(),
-                     len(entries), tiebreak)
+                     len(entries), rules.swiss_tiebreak, rules.ranking)
 
 
 # The standings' columns: header, cell, and whether a narrow console keeps it.
 _COLUMNS: tuple[tuple[str, Callable[[Standing], str | Text], bool], ...] = (
     ("#", lambda s: str(s.rank), True),
     ("bot", lambda s: Text(s.name), True),
+    ("rank pts", lambda s: str(s.rank_points), True),  # only when ranked by them
     ("points", lambda s: str(s.points), True),
     ("/hand", lambda s: f"{s.per_hand:+.2f}", True),
     ("95% CI", lambda s: f"{s.ci_low:+.1f}..{s.ci_high:+.1f}" if s.hands > 1 else "-", False),
@@ -92,6 +94,8 @@ def standings_table(st: Standings, title: str, width: int | None = None) -> Tabl
     """The standings as a table; on a console narrower than ``FULL_WIDTH`` only the
     main columns (the CSV, JSON and HTML reports always have them all)."""
     columns = [c for c in _COLUMNS if width is None or width >= FULL_WIDTH or c[2]]
+    if all(s.rank_points is None for s in st.rows):
+        columns = [c for c in columns if c[0] != "rank pts"]
     table = Table(title=title)
     for header, _, _ in columns:
         table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=True)
@@ -108,7 +112,8 @@ def write_all(config: TournamentConfig, store: Store) -> Standings:
             if (d := store.log_dir(p.round, p.table)) is not None}
     write_reports(config.out, st, store.entries(), store.plans("done"), store.meta(), dirs,
                   store.host_stalls(), store.programs(), Machines(store.nodes(),
-                                                                   store.replays()))
+                                                                   store.replays()),
+                  store.hand_results())
     return st
 
 
@@ -252,7 +257,8 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
         out.print(standings_table(st, f"Final standings ({config.format}, seed {config.seed})",
                                   out.width))
         out_console().print(f"{stalls_line(store)}; reports in {config.out}/ "
-                        "(tournament.html, standings.csv, standings.json)", markup=False)
+                            f"(tournament.html, standings.csv, {games_file(config.ruleset)}, "
+                            "standings.json)", markup=False)
         return 0
     except KeyboardInterrupt:
         write_all(config, store)

@@ -1,5 +1,9 @@
 """The tournament's standings as CSV, JSON and an HTML page.
 
+``standings.csv`` (with a byte-order mark), the per-hand or per-game CSV and the
+JSON's typed settings and portable paths come from ``server.tournament.exports``;
+a ruleset ranked by rank points (Botzone) gets a ``rank_points`` column.
+
 ``tournament.html`` holds the standings, a chart of each bot's rating after
 every round (inline SVG; each round's marker links to that round's tables),
 the head-to-head table, every table with a link to its match report
@@ -21,15 +25,26 @@ from typing import Any
 
 from server.output.pages import page
 from server.seam.registry import DEFAULT, load
+from server.tournament.exports import (
+    CSV_ENCODING,
+    Portable,
+    games_file,
+    typed_settings,
+    write_games_csv,
+)
 from server.tournament.schedule import TablePlan
-from server.tournament.standings import Standing, Standings, tidy
+from server.tournament.standings import HandRow, Standing, Standings, tidy
 from server.tournament.store import Entry, ProgramRow
 
 COLUMNS = ("rank", "bot", "tables", "hands", "points", "per_hand", "ci_low", "ci_high",
            "duplicate", "rating", "mu", "sigma", "wins", "draws", "fines", "faults",
            "host_stalls")
+# Before "points" where the ruleset ranks by them (Botzone); always a key of the JSON rows
+# (null where the ruleset ranks by points).
+RANK_POINTS = "rank_points"
 # The standings' headers on the page (the CSV and JSON keep the keys above).
 HEADERS = {
+    "rank_points": "rank points",
     "per_hand": "points per hand", "ci_low": "95% CI low", "ci_high": "95% CI high",
     "duplicate": "duplicate score", "host_stalls": "host stalls",
 }
@@ -45,6 +60,26 @@ def row_values(s: Standing) -> list[Any]:
     return [s.rank, s.name, s.tables, s.hands, tidy(s.points), _num(s.per_hand), _num(s.ci_low),
             _num(s.ci_high), _num(s.duplicate), _num(s.rating), _num(s.mu), _num(s.sigma),
             s.wins, s.draws, s.fines, s.faults, s.stalls]
+
+
+def columns_of(standings: Standings) -> tuple[str, ...]:
+    """The standings' columns: ``COLUMNS``, with ``rank_points`` before ``points`` when the
+    ruleset ranks by rank points."""
+    if all(s.rank_points is None for s in standings.rows):
+        return COLUMNS
+    k = COLUMNS.index("points")
+    return (*COLUMNS[:k], RANK_POINTS, *COLUMNS[k:])
+
+
+def row_dict(s: Standing) -> dict[str, Any]:
+    """One row of the standings by column, ``rank_points`` included (None: not ranked by them)."""
+    rank_points = None if s.rank_points is None else tidy(s.rank_points)
+    row: dict[str, Any] = {}
+    for column, value in zip(COLUMNS, row_values(s), strict=True):
+        if column == "points":
+            row[RANK_POINTS] = rank_points
+        row[column] = value
+    return row
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,14 +144,18 @@ class Machines:
 def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
             meta: dict[str, str], links: dict[tuple[int, int], str],
             host_stalls: int, programs: Sequence[ProgramRow] = (),
-            machines: Machines = Machines()) -> dict[str, Any]:
+            machines: Machines = Machines(), out: Path | None = None) -> dict[str, Any]:
+    """standings.json: typed values, and no absolute path (``exports``; ``out`` is the
+    output folder, which paths are given relative to)."""
     names = [e.name for e in entries]
+    portable = Portable.of(out, meta)
+    rules = load(meta.get("ruleset", DEFAULT))
     by_table: dict[tuple[int, int], list[ProgramRow]] = {}
     for row in programs:
         by_table.setdefault((row.round, row.table), []).append(row)
     return {
-        "settings": meta,
-        "standings": [dict(zip(COLUMNS, row_values(s), strict=True)) for s in standings.rows],
+        "settings": typed_settings(meta, portable),
+        "standings": [row_dict(s) for s in standings.rows],
         "rating_history": [{names[e]: round(v, 3) for e, v in h.items()}
                            for h in standings.rating_history],
         "head_to_head": [{"bot": names[a], "opponent": names[b], "ahead": w, "level": d,
@@ -125,10 +164,11 @@ def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
         "tables": [{"round": p.round, "table": p.table, "seed": p.seed,
                     "players": [names[e] for e in p.players],
                     "programs": [{"bot": names[r.entry], "hash": r.hash,
-                                  "command": list(r.command)}
+                                  "command": portable.command(r.command, rules)}
                                  for r in by_table.get((p.round, p.table), [])],
                     "report": links.get((p.round, p.table))} for p in plans],
-        "programs": [{"bot": names[h.entry], "hash": h.hash, "command": list(h.command),
+        "programs": [{"bot": names[h.entry], "hash": h.hash,
+                      "command": portable.command(h.command, rules),
                       "from": _table_label(*h.first), "tables": h.tables}
                      for h in handed_in(programs)],
         "host_stalls": host_stalls,
@@ -137,11 +177,13 @@ def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
 
 
 def write_csv(standings: Standings, path: Path) -> None:
-    with path.open("w", newline="", encoding="utf-8") as f:
+    columns = columns_of(standings)
+    with path.open("w", newline="", encoding=CSV_ENCODING) as f:
         w = csv.writer(f)
-        w.writerow(COLUMNS)
+        w.writerow(columns)
         for s in standings.rows:
-            w.writerow(["" if v is None else v for v in row_values(s)])
+            row = row_dict(s)
+            w.writerow(["" if row[c] is None else row[c] for c in columns])
 
 
 def write_match_reports(out: Path, plans: list[TablePlan],
@@ -229,13 +271,14 @@ def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan]
     names = [e.name for e in entries]
     esc = html.escape
     played = {(r.round, r.table, r.entry): r.hash for r in programs}
+    columns = columns_of(standings)
     head = "".join(f"<th{'' if c == 'bot' else ' class=num'}>{esc(HEADERS.get(c, c))}</th>"
-                   for c in COLUMNS)
+                   for c in columns)
     body = "".join(
         "<tr>" + "".join(f"<td{'' if c == 'bot' else ' class=num'}>"
-                         f"{esc('' if v is None else str(v))}</td>"
-                         for c, v in zip(COLUMNS, row_values(s), strict=True))
-        + "</tr>" for s in standings.rows)
+                         f"{esc('' if row[c] is None else str(row[c]))}</td>"
+                         for c in columns)
+        + "</tr>" for row in map(row_dict, standings.rows))
     order = [s.entry for s in standings.rows]
     h2h_head = "".join(f"<th>{esc(names[e])}</th>" for e in order)
     h2h_rows = []
@@ -278,15 +321,23 @@ def write_reports(out: Path, standings: Standings, entries: list[Entry],
                   plans: list[TablePlan], meta: dict[str, str],
                   log_dirs: dict[tuple[int, int], Path], host_stalls: int,
                   programs: Sequence[ProgramRow] = (),
-                  machines: Machines = Machines()) -> list[Path]:
-    """standings.csv, standings.json, tournament.html and each match's report in ``out``."""
-    links = write_match_reports(out, plans, log_dirs, meta.get("ruleset", DEFAULT))
+                  machines: Machines = Machines(),
+                  games: Sequence[tuple[HandRow, str]] | None = None) -> list[Path]:
+    """standings.csv, standings.json, tournament.html and each match's report in ``out``;
+    with ``games`` (every hand or game row and its result) hands.csv or games.csv too."""
+    ruleset = meta.get("ruleset", DEFAULT)
+    links = write_match_reports(out, plans, log_dirs, ruleset)
     write_csv(standings, out / "standings.csv")
+    written = []
+    if games is not None:
+        written.append(out / games_file(ruleset))
+        write_games_csv(written[0], games, [e.name for e in entries],
+                        [e.fill_in for e in entries], ruleset)
     (out / "standings.json").write_text(
         json.dumps(as_json(standings, entries, plans, meta, links, host_stalls, programs,
-                           machines), indent=1),
+                           machines, out), indent=1),
         encoding="utf-8")
     (out / "tournament.html").write_text(
         html_page(standings, entries, plans, meta, links, host_stalls, programs, machines),
         encoding="utf-8")
-    return [out / "standings.csv", out / "standings.json", out / "tournament.html"]
+    return [out / "standings.csv", *written, out / "standings.json", out / "tournament.html"]

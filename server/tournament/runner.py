@@ -57,7 +57,7 @@ from server.tournament.schedule import (
     round_robin,
     swiss_round,
 )
-from server.tournament.standings import points_by_entry, wins_by_entry
+from server.tournament.standings import seating_points, wins_by_entry
 from server.tournament.store import Entry, ProgramRow, Store
 from server.tournament.tables import TableJob, TableOutcome, play_table
 
@@ -353,9 +353,11 @@ class Runner:
             if r > self.store.rounds_scheduled():
                 done = self.store.table_results()
                 n = len(c.entries)
-                self.store.schedule(swiss_round(n, c.seed, r, points_by_entry(done, n),
+                points, totals = seating_points(self.rules.ranking, done,
+                                                self.store.hand_rows(), n)
+                self.store.schedule(swiss_round(n, c.seed, r, points,
                                                 self.rules.swiss_tiebreak,
-                                                wins_by_entry(done, n)))
+                                                wins_by_entry(done, n), totals))
             p.round = r
             self._tell("round")
             await self._play([t for t in self.store.plans("scheduled") if t.round == r], limiter)

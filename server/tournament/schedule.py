@@ -8,7 +8,9 @@ duplicate-normalised score compares.
 
 * ``swiss``: round 1 seats a seeded shuffle of the field; each later round
   sorts the field by standing (points so far, ties broken by that shuffle) and
-  seats 1-4, 5-8, .... A ruleset whose ``swiss_tiebreak`` is "wins" (NOI
+  seats 1-4, 5-8, .... A ruleset that ranks by rank points (Botzone) sorts
+  by them, then by the sum of its scores, then by the shuffle: the order of
+  its standings. A ruleset whose ``swiss_tiebreak`` is "wins" (NOI
   2014) sorts every round by points, then games won, then entry order, so its
   round 1 seats the field in entry order.
 * ``round-robin``: each round takes the best of some seeded arrangements and
@@ -74,17 +76,21 @@ def _tables(round_: int, seed: int, order: Sequence[int], n: int) -> list[TableP
 
 def swiss_round(n: int, seed: int, round_: int, points: Mapping[int, float],
                 tiebreak: SwissTiebreak = "shuffle",
-                wins: Mapping[int, int] | None = None) -> list[TablePlan]:
+                wins: Mapping[int, int] | None = None,
+                totals: Mapping[int, float] | None = None) -> list[TablePlan]:
     """Round ``round_`` of a Swiss tournament, seated by ``points`` after the rounds
-    before, equal points by ``tiebreak`` ("wins": by ``wins``, then entry order)."""
+    before, equal points by ``tiebreak`` ("wins": by ``wins``, then entry order;
+    "shuffle": by ``totals`` when given, Botzone's sum of scores under its rank points,
+    then the seeded shuffle)."""
     if tiebreak == "wins":
         won = wins or {}
         order = sorted(range(n), key=lambda e: (-points.get(e, 0), -won.get(e, 0), e))
         return _tables(round_, seed, order, n)
     shuffled = _shuffled(range(n), f"tournament/{seed}/swiss-order")
     place = {e: i for i, e in enumerate(shuffled)}
-    order = sorted(range(n), key=lambda e: (-points.get(e, 0), place[e])) if round_ > 1 \
-        else shuffled
+    total = totals or {}
+    order = sorted(range(n), key=lambda e: (-points.get(e, 0), -total.get(e, 0), place[e])) \
+        if round_ > 1 else shuffled
     return _tables(round_, seed, order, n)
 
 

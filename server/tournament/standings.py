@@ -16,28 +16,39 @@
   with, or behind the other.
 
 The ranking is by points; equal points by the ruleset's ``swiss_tiebreak``
-(``server.seam.contract``): "shuffle" (the default and Botzone rulesets), the
-duplicate score, then the name; "wins" (NOI 2014), games won, then entry
-order. Points are ints where the ruleset's are whole; NOI 2014's averaged
-ties make halves (2.5), and every sum of them is exact in binary floating
-point; ``tidy`` shows a whole float as an int (12, not 12.0).
+(``server.seam.contract``): "shuffle" (the default ruleset), the duplicate
+score, then the name; "wins" (NOI 2014), games won, then entry order. A
+ruleset whose ``ranking`` is "rank_points" (Botzone, the IJCAI duplicate
+format, SPEC-botzone section 8) ranks by **rank points** instead: per wall
+(the games of one table that share a group, ``HandRow.group``) each player's
+points are summed and the four ranked 4/3/2/1, equal sums sharing the mean of
+the places they span (3.5 each for two tied first); fill-ins take their
+places like anyone (a fill-in that beats a bot on a wall leaves it fewer rank
+points) but have no standing. Then by points (the sum of all scores), then
+the name. Bots equal on everything the ranking looks at (not on the name or
+entry order, which only order the rows) share a rank: 1, 1, 1, 4.
+
+Points are ints where the ruleset's are whole; NOI 2014's averaged ties make
+halves (2.5), and every sum of them is exact in binary floating point (so are
+the rank points: shared places make halves); ``tidy`` shows a whole float as an int (12, not 12.0).
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
-from server.seam.contract import SwissTiebreak
+from server.seam.contract import Ranking, SwissTiebreak
 
 # Student's t, two-sided 95%, by degrees of freedom 1..30
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
         2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+RANK_POINTS = (4, 3, 2, 1)  # a wall's first, second, third and fourth place
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +98,8 @@ class Standing:
     fines: int = 0
     faults: int = 0
     stalls: int = 0
-    rank: int = 0
+    rank: int = 0  # 1 for the best; bots equal on the ranking's keys share it
+    rank_points: float | None = None  # the IJCAI rank points; None: not ranked by them
 
 
 @dataclass(slots=True)
@@ -139,6 +151,48 @@ def wins_by_entry(tables: Sequence[TableResult], n: int) -> dict[int, int]:
             if entry < n:
                 out[entry] += wins
     return out
+
+
+def shared_places(sums: Mapping[int, float]) -> dict[int, float]:
+    """Each player's rank points on one wall from its sum there: 4/3/2/1 by the sums,
+    players with equal sums sharing the mean of the places they span."""
+    ordered = sorted(sums.values(), reverse=True)
+    out: dict[int, float] = {}
+    for player, value in sums.items():
+        first = ordered.index(value)
+        last = len(ordered) - ordered[::-1].index(value)
+        places = [RANK_POINTS[i] if i < len(RANK_POINTS) else 0 for i in range(first, last)]
+        out[player] = tidy(sum(places) / len(places))
+    return out
+
+
+def wall_rank_points(hands: Sequence[HandRow]) -> dict[tuple[int, int, int], dict[int, float]]:
+    """(round, table, wall) -> each entry's rank points on that wall (fill-ins included:
+    they take places like anyone)."""
+    sums: dict[tuple[int, int, int], dict[int, float]] = {}
+    for h in hands:
+        wall = sums.setdefault((h.round, h.table, h.group), {})
+        wall[h.entry] = wall.get(h.entry, 0) + h.points
+    return {key: shared_places(wall) for key, wall in sums.items()}
+
+
+def rank_points_by_entry(hands: Sequence[HandRow], n: int) -> dict[int, float]:
+    """Each entry's rank points over every wall it played (fill-ins left out)."""
+    out: dict[int, float] = dict.fromkeys(range(n), 0)
+    for wall in wall_rank_points(hands).values():
+        for entry, points in wall.items():
+            if entry < n:
+                out[entry] += points
+    return {e: tidy(v) for e, v in out.items()}
+
+
+def seating_points(ranking: Ranking, tables: Sequence[TableResult], hands: Sequence[HandRow],
+                   n: int) -> tuple[dict[int, float], dict[int, float] | None]:
+    """What a Swiss round seats the field by: (points, then totals for equal points).
+    "points": the sum of points (no totals); "rank_points": rank points, then the sum."""
+    if ranking == "rank_points":
+        return rank_points_by_entry(hands, n), points_by_entry(tables, n)
+    return points_by_entry(tables, n), None
 
 
 def duplicate_scores(hands: Sequence[HandRow]) -> dict[int, list[float]]:
@@ -195,9 +249,30 @@ def head_to_head(tables: Sequence[TableResult],
     return out
 
 
+def _points_key(s: Standing) -> tuple[float, ...]:
+    # the duplicate score is a mean of floats: equal to 9 places is equal (summation order)
+    return -s.points, -round(s.duplicate, 9)
+
+
+def _wins_key(s: Standing) -> tuple[float, ...]:
+    return -s.points, -s.wins
+
+
+def _rank_points_key(s: Standing) -> tuple[float, ...]:
+    return -(s.rank_points or 0), -s.points
+
+
+def share_ranks(order: Sequence[Standing], key: Callable[[Standing], tuple[float, ...]]) -> None:
+    """Ranks by place in ``order`` (sorted by ``key`` first), rows with equal keys sharing
+    the first's: 1, 1, 1, 4."""
+    for place, s in enumerate(order, start=1):
+        before = order[place - 2] if place > 1 else None
+        s.rank = before.rank if before is not None and key(before) == key(s) else place
+
+
 def standings(names: Sequence[str], tables: Sequence[TableResult],
               hands: Sequence[HandRow], n_all: int | None = None,
-              tiebreak: SwissTiebreak = "shuffle") -> Standings:
+              tiebreak: SwissTiebreak = "shuffle", ranking: Ranking = "points") -> Standings:
     """Every number of the standings; ``names`` are the entries (fill-ins not included)."""
     n = len(names)
     rows = {e: Standing(e, names[e]) for e in range(n)}
@@ -228,11 +303,18 @@ def standings(names: Sequence[str], tables: Sequence[TableResult],
         s.rating = s.mu - 3 * s.sigma
     for s in rows.values():
         s.points = tidy(s.points)
-    if tiebreak == "wins":
-        order = sorted(rows.values(), key=lambda s: (-s.points, -s.wins, s.entry))
+    key: Callable[[Standing], tuple[float, ...]]
+    if ranking == "rank_points":
+        for e, rp in rank_points_by_entry(hands, n).items():
+            rows[e].rank_points = rp
+        key = _rank_points_key
+        order = sorted(rows.values(), key=lambda s: (key(s), s.name))
+    elif tiebreak == "wins":
+        key = _wins_key
+        order = sorted(rows.values(), key=lambda s: (key(s), s.entry))
     else:
-        order = sorted(rows.values(), key=lambda s: (-s.points, -s.duplicate, s.name))
-    for rank, s in enumerate(order, start=1):
-        s.rank = rank
+        key = _points_key
+        order = sorted(rows.values(), key=lambda s: (key(s), s.name))
+    share_ranks(order, key)
     history = [{e: v for e, v in h.items() if e < n} for h in history]
     return Standings(order, history, head_to_head(tables, n))

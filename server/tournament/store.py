@@ -322,5 +322,14 @@ class Store:
                     "JOIN tables t ON t.round = h.round AND t.tbl = h.tbl "
                     "WHERE t.status = 'done' ORDER BY h.round, h.tbl, h.hand, h.seat")]
 
+    def hand_results(self) -> list[tuple[HandRow, str]]:
+        """Every hand (game) row of the finished tables with its result, in play order."""
+        return [(HandRow(r, t, h, g, d, s, e, p, f, bool(fa), st, bool(w), bool(dr)), res)
+                for r, t, h, g, d, s, e, p, f, fa, st, w, dr, res in self.db.execute(
+                    "SELECT h.round, h.tbl, h.hand, h.grp, h.deal, h.seat, h.entry, h.points, "
+                    "h.fines, h.faulted, h.stalls, h.won, h.drawn, h.result FROM hands h "
+                    "JOIN tables t ON t.round = h.round AND t.tbl = h.tbl "
+                    "WHERE t.status = 'done' ORDER BY h.round, h.tbl, h.hand, h.seat")]
+
     def host_stalls(self) -> int:
         return int(self.db.execute("SELECT COALESCE(SUM(stalls), 0) FROM hands").fetchone()[0])

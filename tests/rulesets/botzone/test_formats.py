@@ -60,11 +60,15 @@ def test_rank_points_per_wall_then_the_total_breaks_equal_points() -> None:
     assert sum(r.points for r in rows) == 20  # 10 per wall
 
 
-def test_equal_wall_sums_are_ordered_by_the_match_total() -> None:
+def test_equal_wall_sums_share_their_places_whatever_the_other_walls_say() -> None:
+    """A wall's rank points come from that wall alone (SPEC-botzone section 8): p1's
+    win on wall 2 does not lift it above the others on wall 1, where all four drew."""
     plans = [GamePlan(1, 1, (0, 1, 2, 3), {}), GamePlan(2, 2, (0, 1, 2, 3), {})]
     records = [finished([0, 0, 0, 0], "HUANG"), finished([-10, 30, -10, -10])]
     rows = formats.standings(plans, records)
     points = {r.player: r.points for r in rows}
-    # wall 1 all 0: ordered by total (p1 30, then p0/p2/p3 -10 tied -> share 3+2+1)
-    assert points[1] == 4 + 4
-    assert points[0] == points[2] == points[3] == 2 + 2
+    # wall 1 all 0: the four share places 1-4, (4+3+2+1)/4 = 2.5 each;
+    # wall 2: p1 first (4), p0/p2/p3 share places 2-4, (3+2+1)/3 = 2
+    assert points[1] == 2.5 + 4
+    assert points[0] == points[2] == points[3] == 2.5 + 2
+    assert [r.place for r in rows] == [1, 2, 2, 2]

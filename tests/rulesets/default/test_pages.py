@@ -33,13 +33,14 @@ def test_hand_page_steps_forward_and_back_and_ends_on_the_recorded_win(tmp_path:
         assert page.text_content("#stepno").startswith("2 / ")
         page.keyboard.press("ArrowLeft")
         assert page.text_content("#stepno").startswith("1 / ")
-        hand_before = page.inner_text("#seat1 .hand")
+        codes = "els => els.map(e => e.dataset.tile)"  # the tiles drawn, by code
+        hand_before = page.eval_on_selector_all("#seat1 .hand .tile", codes)
         page.click("#last")
         assert not page.is_hidden("#result")
         result = page.inner_text("#result")
         assert "Winner: seat 3" in result
-        assert "断幺" in result
-        assert page.inner_text("#seat1 .hand") != hand_before
+        assert page.locator("#result svg.zh[aria-label='断幺']").count() == 1
+        assert page.eval_on_selector_all("#seat1 .hand .tile", codes) != hand_before
         page.screenshot(path=str(tmp_path / "hand.png"), full_page=True)
         assert errors == []
     assert (tmp_path / "hand.png").stat().st_size > 0
@@ -78,9 +79,13 @@ def test_hand_page_names_each_fan_in_english_and_heads_its_value_fan(tmp_path: P
         page.click("#last")
         headers = page.locator("#result table.fans tr").first.inner_text().split("\t")
         assert [h.strip() for h in headers] == ["fan", "in English", "value (fan)"]
-        rows = [r.split("\t") for r in page.locator("#result table.fans tr").all_inner_texts()]
-        assert ["断幺", "All Simples"] in [[c.strip() for c in r[:2]] for r in rows]
-        assert all(r[1].strip() for r in rows[1:-1])  # every fan has its English name
+        rows = page.locator("#result table.fans tr")
+        # The Chinese is drawn as glyph paths (no font needed), named by its aria-label.
+        pairs = [(rows.nth(i).locator("td svg.zh").get_attribute("aria-label"),
+                  rows.nth(i).locator("td").nth(1).inner_text().strip())
+                 for i in range(1, rows.count() - 1)]
+        assert ("断幺", "All Simples") in pairs
+        assert all(chinese and english for chinese, english in pairs)  # both names, each fan
         assert errors == []
 
 
