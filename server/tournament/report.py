@@ -15,13 +15,12 @@ import html
 import itertools
 import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from server.output.pages import page
+from server.output.pages import page, shown_paths, table_title
 from server.seam.registry import DEFAULT, load
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standing, Standings, tidy
@@ -155,9 +154,11 @@ def write_csv(standings: Standings, path: Path) -> None:
 
 def write_match_reports(out: Path, plans: list[TablePlan],
                         log_dirs: dict[tuple[int, int], Path],
-                        ruleset: str = DEFAULT) -> dict[tuple[int, int], str]:
+                        ruleset: str = DEFAULT,
+                        names: Sequence[str] = ()) -> dict[tuple[int, int], str]:
     """Each finished table's match report (kept if already written), by the tournament's
-    ruleset; links relative to ``out``."""
+    ruleset, titled with its round, table and players and linking back to
+    tournament.html; links relative to ``out``."""
     rules = load(ruleset)
     links: dict[tuple[int, int], str] = {}
     for p in plans:
@@ -166,7 +167,9 @@ def write_match_reports(out: Path, plans: list[TablePlan],
             continue
         page = out / "matches" / f"{root.name}.html"
         if not page.exists():
-            rules.match_report(root, page)
+            who = [names[e] if e < len(names) else f"entry {e}" for e in p.players]
+            rules.match_report(root, page, title=table_title(p.round, p.table, who),
+                               back=("../tournament.html", "tournament standings"))
         links[(p.round, p.table)] = f"matches/{page.name}"
     return links
 
@@ -367,26 +370,11 @@ def details_table(standings: Standings, unit: str) -> str:
             f"</thead><tbody>{body}</tbody></table></div></details>")
 
 
-_ABSOLUTE = re.compile(r"(?<![\w.])/[^\s'\"]+")
-
-
 def relative_command(command: Sequence[str], out: Path | None) -> str:
-    """A command as the page shows it: a path inside the output folder relative to it,
-    any other absolute path by its last part (``python``), so no page names a folder of
+    """A command as the page shows it: paths inside the output folder relative to it,
+    any other absolute path shortened (``…/bin/python``), so no page names a folder of
     the machine it ran on."""
-    def shown(match: re.Match[str]) -> str:
-        path = Path(match.group(0))
-        if out is not None:
-            try:
-                return path.relative_to(out.resolve()).as_posix()
-            except ValueError:
-                try:
-                    return path.relative_to(out).as_posix()
-                except ValueError:
-                    pass
-        return path.name or match.group(0)
-
-    return _ABSOLUTE.sub(shown, " ".join(command))
+    return shown_paths(" ".join(command), out)
 
 
 def programs_section(programs: Sequence[ProgramRow], names: list[str],
@@ -489,7 +477,8 @@ def write_reports(out: Path, standings: Standings, entries: list[Entry],
                   programs: Sequence[ProgramRow] = (),
                   machines: Machines = Machines()) -> list[Path]:
     """standings.csv, standings.json, tournament.html and each match's report in ``out``."""
-    links = write_match_reports(out, plans, log_dirs, meta.get("ruleset", DEFAULT))
+    links = write_match_reports(out, plans, log_dirs, meta.get("ruleset", DEFAULT),
+                                [e.name for e in entries])
     write_csv(standings, out / "standings.csv")
     (out / "standings.json").write_text(
         json.dumps(as_json(standings, entries, plans, meta, links, host_stalls, programs,
