@@ -81,8 +81,8 @@ def _table_label(round_: int, table: int) -> str:
 
 
 def _short(digest: str) -> str:
-    """``sha256:3f2a9c1b…``: enough to tell two programs apart."""
-    return digest[:15] + "…"
+    """``sha256:3f2a9c1b5d7e…``: enough to tell two programs apart."""
+    return digest[:19] + "…"
 
 
 @dataclass(frozen=True, slots=True)
