@@ -70,7 +70,8 @@ def back_link(back: tuple[str, str] | None) -> str:
             f"{html.escape(text)}</a></p>")
 
 
-_ABSOLUTE = re.compile(r"(?<![\w.])/[^\s'\"<>:;,()]+")
+# An absolute path: a slash not inside a word, a relative path or a URL ("http://").
+_ABSOLUTE = re.compile(r"(?<![\w./])/(?!/)[^\s'\"<>:;,()]+")
 
 
 def shown_paths(text: str, base: Path | None) -> str:
