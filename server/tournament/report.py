@@ -203,14 +203,22 @@ def _spread(ys: list[float], gap: float) -> list[float]:
     return out
 
 
+def _label(name: str, most: int = 28) -> str:
+    """A name as the chart writes it at a line's end: cut to ``most`` characters."""
+    return name if len(name) <= most else name[:most - 1] + "…"
+
+
 def rating_chart(standings: Standings, names: list[str]) -> str:
     """Each bot's rating after each round as an inline SVG line chart: a colour, dash and
     marker per bot, its name at its line's end, lines that coincide drawn a little apart,
     and a legend in rank order."""
     history = standings.rating_history
     rows = [s.entry for s in standings.rows]
-    left, right, top, plot = 56, 230, 16, 300
-    width = 1000
+    # Room on the right for the longest name at a line's end (a very long one is cut,
+    # the whole name is the line's tooltip and in the legend).
+    longest = max((len(_label(names[e])) for e in rows), default=0)
+    left, right, top, plot = 56, 40 + 8 * longest, 16, 300
+    width = 720 + right
     values = [v for h in history for v in h.values()] or [0.0]
     lo, hi = min(values), max(values)
     span = (hi - lo) or 1.0
@@ -223,13 +231,21 @@ def rating_chart(standings: Standings, names: list[str]) -> str:
         y = top + plot * (1 - (v - lo) / span)
         return x, y
 
-    # Lines with the same values all the way would hide each other: each of a group of
-    # equal lines is moved up or down by 3 px (its markers too, so none is hidden).
-    same: dict[tuple[float, ...], list[int]] = {}
-    for e in rows:
-        same.setdefault(tuple(round(h[e], 2) for h in history if e in h), []).append(e)
-    shift = {e: (j - (len(group) - 1) / 2) * 3.0
-             for group in same.values() for j, e in enumerate(group)}
+    # Lines on top of one another would hide each other: at each round, points closer
+    # than 3 px are drawn 3 px apart (in rank order), so every line and marker shows.
+    shift: dict[tuple[int, int], float] = {}
+    for i, h in enumerate(history):
+        at = sorted((xy(i, h[e])[1], k, e) for k, e in enumerate(rows) if e in h)
+        groups: list[list[int]] = []
+        last = -math.inf
+        for y, _, e in at:
+            if y - last >= 3.0 or not groups:
+                groups.append([])
+            groups[-1].append(e)
+            last = y
+        for group in groups:
+            for j, e in enumerate(group):
+                shift[(i, e)] = (j - (len(group) - 1) / 2) * 3.0
     parts = [f"<line x1='{left}' x2='{width - right}' y1='{top + plot}' y2='{top + plot}' "
              "stroke='#999'/>",
              f"<text x='{left - 6}' y='{top + 4}' text-anchor='end'>{hi:.1f}</text>",
@@ -237,8 +253,8 @@ def rating_chart(standings: Standings, names: list[str]) -> str:
     ends: list[tuple[int, float, float]] = []
     for k, e in enumerate(rows):
         colour, dash, marker = series_style(k)
-        pts = [(x, y + shift[e]) for x, y in
-               (xy(i, h[e]) for i, h in enumerate(history) if e in h)]
+        pts = [(x, y + shift[(i, e)]) for i, x, y in
+               ((i, *xy(i, h[e])) for i, h in enumerate(history) if e in h)]
         line = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
         name = html.escape(names[e])
         dashed = f" stroke-dasharray='{dash}'" if dash else ""
@@ -251,7 +267,7 @@ def rating_chart(standings: Standings, names: list[str]) -> str:
     placed = _spread([y for _, _, y in ends], gap)
     for (k, x, y), label_y in zip(ends, placed, strict=True):
         colour = series_style(k)[0]
-        name = html.escape(names[rows[k]])
+        name = html.escape(_label(names[rows[k]]))
         parts.append(f"<line x1='{x + 5:.1f}' y1='{y:.1f}' x2='{x + 16:.1f}' "
                      f"y2='{label_y:.1f}' stroke='{colour}' stroke-width='1'/>"
                      f"<text class='end-label' x='{x + 19:.1f}' y='{label_y + 4:.1f}' "
@@ -418,6 +434,7 @@ ul.legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .
 ul.legend svg { vertical-align: middle; }
 svg.chart text { font-size: 13px; }
 ul.tables li { margin: .15em 0; }
+table.h2h td { white-space: nowrap; }
 """
 
 
