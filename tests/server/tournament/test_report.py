@@ -238,8 +238,9 @@ def test_the_scoresheet_and_match_report_name_the_players(default_run: tuple[Pat
         with (folder / "scoresheet.csv").open(newline="", encoding="utf-8") as f:
             rows = list(csv.reader(f))
         assert rows[0][2:6] == players and rows[0][11:15] == [f"Fines {n}" for n in players]
+        assert any(row[8] for row in rows[1:-1])  # a hand won, its winner named
         for row in rows[1:-1]:
-            assert row[8] in players  # the winner, by name
+            assert row[8] in (*players, "") and row[9] in (*players, "")  # winner, payer
             assert row[15] == "crash: closed-output: exit status 1"
         report = (out / "matches" / f"{folder.name}.html").read_text(encoding="utf-8")
         assert "Player0" not in report and "P0" not in report
