@@ -1,11 +1,16 @@
 """The tournament's standings as CSV, JSON and an HTML page.
 
-``tournament.html`` holds the standings, a chart of each bot's rating after
-every round (inline SVG; each round's marker links to that round's tables),
-the head-to-head table, every table with a link to its match report
-(written by ``rulesets.default.pages.write_match_report`` into ``matches/``) and
-the hash of the program each player played it with, and each bot's programs
-in the order it handed them in (``programs``; ``standings.json`` has the same).
+``tournament.html`` is made to be projected: the standings' main columns (they fit
+1280 px with a dozen long-named bots) with every other number a click away (a
+``<details>``: confidence intervals, the rating's mu and sigma, draws, and in the
+default ruleset fines and host stalls), a chart of each bot's rating after every
+round (inline SVG: a colour, dash and marker per bot, its name at its line's end, a
+legend; each round's label links to that round's tables), the head-to-head table,
+every table with a link to its match report (written by the ruleset's
+``match_report`` into ``matches/``, titled with its round and table and linking
+back), and, folded away, each bot's programs in the order it handed them in (hashes
+shortened, commands with paths relative to the output folder; ``standings.json``
+has the same). A turn-based ruleset's page says games, not hands.
 """
 
 from __future__ import annotations
