@@ -19,7 +19,7 @@ from typing import Any
 
 from rulesets.botzone.replay import answer_text, view_of
 from rulesets.botzone.view import WINDS, GameView, Result, TableState
-from server.output.pages import STEPPER_SCRIPT, page, tiles_script
+from server.output.pages import FAULTS_SCRIPT, STEPPER_SCRIPT, back_link, page, tiles_script
 from server.output.tiles import chinese_svg, text_html
 
 _STYLE = """
@@ -43,6 +43,7 @@ function render(i) {
   document.getElementById('steplink').href = '#step=' + i;
   document.getElementById('note').textContent = s.note + '  [' + s.action + ']';
   document.getElementById('wall').textContent = s.wall.join(' ');
+  showFaults(i);
   for (let seat = 0; seat < 4; seat++) {
     const box = document.getElementById('seat' + seat);
     box.classList.toggle('actor', s.actor === seat);
@@ -70,7 +71,7 @@ function render(i) {
   document.getElementById('result').style.display =
       i === data.steps.length - 1 ? 'block' : 'none';
 }
-""" + STEPPER_SCRIPT
+""" + FAULTS_SCRIPT + STEPPER_SCRIPT
 
 
 def _state_json(s: TableState) -> dict[str, Any]:
@@ -88,7 +89,8 @@ def _state_json(s: TableState) -> dict[str, Any]:
     }
 
 
-def _result_html(view: GameView, result: Result | None) -> str:
+def _result_html(view: GameView, result: Result | None,
+                 stderr: Mapping[int, str] | None = None) -> str:
     parts = ["<h2>Result</h2>"]
     if result is None:
         parts.append("<p class='winner'>The game did not finish.</p>")
@@ -113,14 +115,37 @@ def _result_html(view: GameView, result: Result | None) -> str:
                      f"<tr>{cells}</tr></table>")
     if result.fault and result.player is not None:
         cause = f": {result.cause}" if result.cause else ""
-        parts.append(f"<p class='fault'>Fault, seat {result.player}: "
+        who = view.names[result.player]
+        parts.append(f"<p class='fault'>Fault: {html.escape(who)} (seat {result.player}): "
                      f"{html.escape(result.action + cause)}</p>")
+        if said := (stderr or {}).get(result.player):
+            parts.append(f"<p>its stderr ends:</p><pre class='stderr'>{html.escape(said)}</pre>")
     return "\n".join(parts)
 
 
-def game_page(view: GameView, title: str = "") -> str:
-    """One page to step through a Botzone game."""
-    data = {"steps": [_state_json(s) for s in view.states]}
+def fault_steps(view: GameView, stderr: Mapping[int, str] | None = None,
+                ) -> list[dict[str, Any]]:
+    """Each seat's fault (an answer the judge did not take: TLE, RE, WA, ...) at the step
+    where it answered so, with its cause and the last lines of its stderr."""
+    out: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for i, state in enumerate(view.states):
+        for seat, a in enumerate(state.answers):
+            if a.verdict == "OK" or seat in seen:
+                continue
+            seen.add(seat)
+            cause = a.verdict + (f": {a.cause}" if a.cause else "")
+            out.append({"step": i, "seat": seat, "name": view.names[seat], "cause": cause,
+                        "stderr": (stderr or {}).get(seat, "")})
+    return out
+
+
+def game_page(view: GameView, title: str = "", back: tuple[str, str] | None = None,
+              stderr: Mapping[int, str] | None = None) -> str:
+    """One page to step through a Botzone game; each fault at its step with the bot's
+    ``stderr`` (seat -> its last lines); ``back``: a link to the match's page."""
+    data = {"steps": [_state_json(s) for s in view.states],
+            "faults": fault_steps(view, stderr)}
     title = title or f"Botzone {view.variant} game, prevailing wind {WINDS[view.quan % 4]}"
     seats = "\n".join(
         f"<div class='seat' id='seat{s}'><div class='row'><span class='label'>"
@@ -134,7 +159,7 @@ def game_page(view: GameView, title: str = "") -> str:
     about = f"<p class='about'>{text_html(view.about)}</p>" if view.about else ""
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     return page(title, f"""<style>{_STYLE}</style>
-{about}
+{back_link(back)}{about}
 <div class="controls">
 <button id="first" title="Home">« first</button><button id="prev" title="Left arrow">‹ prev</button>
 <input type="range" id="step" min="0" value="0">
@@ -143,14 +168,16 @@ def game_page(view: GameView, title: str = "") -> str:
 · <a id="steplink" href="#step=0" title="A link to this step">link</a></span>
 </div>
 <div class="note" id="note"></div>
+<div id="faults"></div>
 {seats}
-<div id="result" style="display:none">{_result_html(view, view.result)}</div>
+<div id="result" style="display:none">{_result_html(view, view.result, stderr)}</div>
 <script type="application/json" id="game-data">{payload}</script>
 <script>{tiles_script()}{_SCRIPT}</script>""")
 
 
 def write_game_page(record: Mapping[str, Any] | GameView, path: Path, *,
-                    title: str = "") -> None:
+                    title: str = "", back: tuple[str, str] | None = None,
+                    stderr: Mapping[int, str] | None = None) -> None:
     """Write the page of a game record (or of a view already built) to ``path``."""
     view = record if isinstance(record, GameView) else view_of(record)
-    path.write_text(game_page(view, title), encoding="utf-8")
+    path.write_text(game_page(view, title, back, stderr), encoding="utf-8")

@@ -99,10 +99,11 @@ class BotzoneRuleset(BotzoneBotsRuleset):
 
         return write_report(args["path"], args["html_out"])
 
-    def match_report(self, root: Path, out: Path) -> None:
+    def match_report(self, root: Path, out: Path, *, title: str = "",
+                     back: tuple[str, str] | None = None) -> None:
         from rulesets.botzone.report import write_report_files
 
-        write_report_files(root, out)
+        write_report_files(root, out, title=title, back=back)
 
     def check_settings(self, settings: dict[str, str]) -> None:
         if settings["variant"] not in VARIANTS:

@@ -49,14 +49,39 @@ class ScoreRow:
     fines: Sequence[int]  # by player
     faults: Sequence[tuple[int, str]]  # (player, cause)
 
-    def cells(self) -> list[str]:
+    def cells(self, names: Sequence[str] | None = None) -> list[str]:
+        """The row; with the players' ``names`` (``sheet_names``) the winner, the player
+        who paid and each fault are named (``alice: closed-output: exit status 1``, the
+        whole cause, on one line); without, by player number (``0:closed-output``)."""
         def opt(v: int | None) -> str:
-            return "" if v is None else str(v)
+            if v is None:
+                return ""
+            return names[v] if names else str(v)
 
-        faults = ";".join(f"{p}:{cause.split(':')[0]}" for p, cause in self.faults)
+        if names:
+            faults = "; ".join(f"{names[p]}: {' '.join(cause.split())}"
+                               for p, cause in self.faults)
+        else:
+            faults = ";".join(f"{p}:{cause.split(':')[0]}" for p, cause in self.faults)
         return [str(self.round), str(self.game), *map(str, self.points), self.game_id,
-                self.result, opt(self.winner), opt(self.source), opt(self.fan),
+                self.result, opt(self.winner), opt(self.source),
+                "" if self.fan is None else str(self.fan),
                 *map(str, self.fines), faults]
+
+
+def sheet_names(names: Sequence[str]) -> list[str]:
+    """The players as the scoresheet names them: their names, each made unique by its
+    player number where two players share one (``greedy.py (P2)``)."""
+    return [name if names.count(name) == 1 else f"{name} (P{p})"
+            for p, name in enumerate(names)]
+
+
+def scoresheet_header(names: Sequence[str] | None = None) -> list[str]:
+    """The scoresheet's header: by the players' names (``sheet_names``) when given."""
+    if not names:
+        return list(SCORESHEET_HEADER)
+    return ["Round", "Game", *names, "Game ID", "Result", "Winner", "From", "Fan",
+            *(f"Fines {n}" for n in names), "Faults"]
 
 
 INCOMPLETE = "INCOMPLETE"
@@ -94,13 +119,14 @@ def _write_atomic(path: Path, text: str) -> None:
 class MatchFiles:
     """Writes one match's folder."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, names: Sequence[str] | None = None) -> None:
         self.root = root
+        self._names = sheet_names(names) if names else None
         self._open_hand: Path | None = None  # made, and its row not yet written
         root.mkdir(parents=True, exist_ok=True)
         self._sheet = (root / "scoresheet.csv").open("w", newline="", encoding="utf-8")
         self._csv = csv.writer(self._sheet)
-        self._csv.writerow(SCORESHEET_HEADER)
+        self._csv.writerow(scoresheet_header(self._names))
         self._sheet.flush()
 
     def hand_dir(self, number: int, game_id: str) -> Path:
@@ -111,7 +137,7 @@ class MatchFiles:
 
     def add_row(self, row: ScoreRow) -> None:
         self._open_hand = None
-        self._csv.writerow(row.cells())
+        self._csv.writerow(row.cells(self._names))
         self._sheet.flush()
         os.fsync(self._sheet.fileno())
 

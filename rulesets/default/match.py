@@ -272,7 +272,8 @@ async def run_match(config: MatchConfig,
     if log is None:
         log = structlog.get_logger()
     result = MatchResult(config, [PlayerTotals() for _ in config.players])
-    files = MatchFiles(config.log_root) if config.log_root else None
+    files = MatchFiles(config.log_root, [p.name for p in config.players]) \
+        if config.log_root else None
     try:
         for plan in itertools.islice(match_plan(config.seed, config.groups), config.hands):
             summary = await play_match_hand(config, plan, files, log)

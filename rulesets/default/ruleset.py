@@ -180,10 +180,11 @@ class DefaultRuleset(Ruleset):
         return 0
 
 
-    def match_report(self, root: Path, out: Path) -> None:
+    def match_report(self, root: Path, out: Path, *, title: str = "",
+                     back: tuple[str, str] | None = None) -> None:
         from rulesets.default.pages import write_match_report
 
-        write_match_report(root, out)
+        write_match_report(root, out, title=title, back=back)
 
     def fans(self, args: CommandArgs) -> int:
         from rulesets.default.fans_cmd import fans_command

@@ -160,15 +160,40 @@ function render(i) {
 """
 
 
-def game_page(view: GameView, title: str) -> str:
-    from server.output.pages import STEP_CONTROLS, STEPPER_SCRIPT, page, tiles_script
+def fault_steps(view: GameView, stderr: Mapping[int, str] | None = None,
+                ) -> dict[int, str]:
+    """Step number -> the HTML of the faults that happened there (the first step a seat
+    shows as faulted), each with its cause and the last lines of the bot's stderr."""
+    out: dict[int, str] = {}
+    seen: set[int] = set()
+    for i, step in enumerate(view.steps):
+        for seat, state in enumerate(step.seats):
+            if state.status != "fault" or seat in seen:
+                continue
+            seen.add(seat)
+            said = (stderr or {}).get(seat, "")
+            out[i] = out.get(i, "") + (
+                f"<div class='fault-box'><strong>Fault: {html.escape(view.names[seat])}: "
+                f"{html.escape(str(state.answer or 'fault'))}</strong>"
+                + (f"<div>its stderr ends:</div><pre>{html.escape(said)}</pre>" if said
+                   else "") + "</div>")
+    return out
+
+
+def game_page(view: GameView, title: str, back: tuple[str, str] | None = None,
+              stderr: Mapping[int, str] | None = None) -> str:
+    """One page to step through a NOI 2014 game; each fault at its step with the bot's
+    ``stderr`` (seat -> its last lines); ``back``: a link to the match's page."""
+    from server.output.pages import STEP_CONTROLS, STEPPER_SCRIPT, back_link, page, tiles_script
     from server.output.tiles import text_html
 
-    payload = json.dumps({"steps": [_step_html(view, s) for s in view.steps]},
+    faults = fault_steps(view, stderr)
+    payload = json.dumps({"steps": [faults.get(i, "") + _step_html(view, s)
+                                    for i, s in enumerate(view.steps)]},
                          ensure_ascii=False).replace("</", "<\\/")
     about = f"<p class='about'>{text_html(view.about)}</p>" if view.about else ""
     return page(title, f"""<style>{_STYLE}</style>
-{about}
+{back_link(back)}{about}
 {STEP_CONTROLS}
 <div id="view"></div>
 <div id="result" style="display:none">{_result_html(view)}</div>
@@ -177,10 +202,12 @@ def game_page(view: GameView, title: str) -> str:
 fillTiles(document.getElementById('result'));</script>""")
 
 
-def write_game_page(record: Mapping[str, Any], path: Path, title: str = "") -> None:
+def write_game_page(record: Mapping[str, Any], path: Path, title: str = "", *,
+                    back: tuple[str, str] | None = None,
+                    stderr: Mapping[int, str] | None = None) -> None:
     view = view_of(record)
-    path.write_text(game_page(view, title or f"NOI 2014 game {record.get('about', '')}"),
-                    encoding="utf-8")
+    path.write_text(game_page(view, title or f"NOI 2014 game {record.get('about', '')}",
+                              back, stderr), encoding="utf-8")
 
 
 def replay(args: CommandArgs) -> int:

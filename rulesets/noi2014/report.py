@@ -13,7 +13,8 @@ def _kind() -> Any:
     from server.turns.report import ReportKind
 
     return ReportKind("NOI 2014 match", NAME, read_record,
-                      lambda record, path: write_game_page(record, path), game_line)
+                      lambda record, path, extra: write_game_page(
+                          record, path, back=extra.back, stderr=extra.stderr), game_line)
 
 
 def write_report(root: Path, out: Path) -> int:
@@ -22,7 +23,8 @@ def write_report(root: Path, out: Path) -> int:
     return write(_kind(), root, out)
 
 
-def write_report_files(root: Path, out: Path) -> int:
+def write_report_files(root: Path, out: Path, *, title: str = "",
+                       back: tuple[str, str] | None = None) -> int:
     from server.turns.report import write_report_files as write
 
-    return write(_kind(), root, out)
+    return write(_kind(), root, out, title=title, back=back)

@@ -83,10 +83,11 @@ class NoiRuleset(BotzoneBotsRuleset):
 
         return write_report(args["path"], args["html_out"])
 
-    def match_report(self, root: Path, out: Path) -> None:
+    def match_report(self, root: Path, out: Path, *, title: str = "",
+                     back: tuple[str, str] | None = None) -> None:
         from rulesets.noi2014.report import write_report_files
 
-        write_report_files(root, out)
+        write_report_files(root, out, title=title, back=back)
 
     def check_settings(self, settings: dict[str, str]) -> None:
         if not 1 <= int(settings["orders"]) <= PLAYERS:

@@ -13,6 +13,8 @@ May import: server.output.tiles.
 from __future__ import annotations
 
 import html
+import re
+from pathlib import Path
 
 from server.output.tiles import tiles_js
 
@@ -34,6 +36,13 @@ svg.zh { display: inline-block; }
 .meld { display: inline-block; margin-right: .8em; padding: 1px 3px; background: #e8e4d4;
         border-radius: 4px; }
 .note { font-size: 1.05em; margin: .5em 0; }
+.fault-box { background: #fdecea; border: 2px solid #b22; border-radius: 6px;
+             padding: .4em .8em; margin: .5em 0; }
+.fault-box pre, pre.stderr { background: #fff; border: 1px solid #e3b3ad; padding: .3em .5em;
+             max-height: 14em; overflow: auto; white-space: pre-wrap; font-size: .85em; }
+.seat.faulted .label::after { content: " (faulted: autoplayed)"; color: #b22;
+             font-weight: normal; }
+p.back { margin: 0 0 .5em; }
 table { border-collapse: collapse; background: #fff; }
 td, th { border: 1px solid #ccc; padding: .2em .5em; }
 th { background: #e8e4d4; font-weight: 600; } td.num, th.num { text-align: right; }
@@ -52,6 +61,88 @@ def page(title: str, body: str) -> str:
 <h1>{html.escape(title)}</h1>
 {body}
 </body></html>
+"""
+
+def back_link(back: tuple[str, str] | None) -> str:
+    """A link back up (``(href, text)``: to the tournament, to the match), or nothing."""
+    if back is None:
+        return ""
+    href, text = back
+    return (f"<p class='back'><a href='{html.escape(href, quote=True)}'>&larr; "
+            f"{html.escape(text)}</a></p>")
+
+
+# An absolute path: a slash not inside a word, a relative path or a URL ("http://").
+_ABSOLUTE = re.compile(r"(?<![\w./])/(?!/)[^\s'\"<>:;,()]+")
+
+
+def shown_paths(text: str, base: Path | None) -> str:
+    """``text`` with no folder of the machine in it: a path under ``base`` (the output
+    folder) relative to it, any other absolute path by its last two parts after "…/"."""
+    def shown(match: re.Match[str]) -> str:
+        path = Path(match.group(0))
+        if base is not None:
+            for root in (base, base.resolve()):
+                if path.is_relative_to(root):
+                    return path.relative_to(root).as_posix() or "."
+        return "…/" + "/".join(path.parts[-2:]) if len(path.parts) > 2 else match.group(0)
+
+    return _ABSOLUTE.sub(shown, text)
+
+
+def output_root(match: Path) -> Path:
+    """The output folder a match folder's pages name paths from: the tournament's
+    (the nearest folder above holding tournament.sqlite), else the match's parent."""
+    for folder in list(match.parents)[:3]:
+        if (folder / "tournament.sqlite").exists():
+            return folder
+    return match.parent
+
+
+def stderr_excerpt(path: Path, lines: int = 12, limit: int = 2048,
+                   base: Path | None = None) -> str:
+    """The last ``lines`` lines of a bot's stderr file (its last ``limit`` bytes at most,
+    decoded with replacement), or "" when it has none; paths as ``shown_paths`` shows
+    them from ``base``. Plain text: escape it to show."""
+    try:
+        with path.open("rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - limit))
+            tail = f.read()
+    except OSError:
+        return ""
+    text = tail.decode("utf-8", errors="replace")
+    if size > limit:
+        text = text.split("\n", 1)[-1] if "\n" in text else text
+    return shown_paths("\n".join(text.rstrip().splitlines()[-lines:]), base)
+
+
+def table_title(round_: int, table: int, names: list[str]) -> str:
+    """A tournament table's page title: "Round 2, table 3 — alice, bob, carol, dave"."""
+    return f"Round {round_}, table {table} — {', '.join(names)}"
+
+
+# A fault shown at the step where it happened: ``showFaults(i)`` fills ``#faults`` from
+# ``data.faults`` ([{step, seat, name, cause, stderr}]), as text (nothing a bot wrote is
+# read as HTML).
+FAULTS_SCRIPT = r"""
+function showFaults(i) {
+  const faults = document.getElementById('faults'); faults.textContent = '';
+  for (const f of data.faults) {
+    if (f.step !== i) continue;
+    const box = document.createElement('div'); box.className = 'fault-box';
+    const what = document.createElement('strong');
+    what.textContent = 'Fault: ' + f.name + ': ' + f.cause;
+    box.appendChild(what);
+    if (f.stderr) {
+      const said = document.createElement('div'); said.textContent = 'its stderr ends:';
+      const pre = document.createElement('pre'); pre.textContent = f.stderr;
+      box.appendChild(said); box.appendChild(pre);
+    }
+    faults.appendChild(box);
+  }
+}
 """
 
 # The step controls' markup (the ids STEPPER_SCRIPT uses), and a step number and link.

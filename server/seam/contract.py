@@ -158,9 +158,11 @@ class Ruleset:
     def report(self, args: CommandArgs) -> int:
         raise self._unsupported("report")
 
-    def match_report(self, root: Path, out: Path) -> None:
+    def match_report(self, root: Path, out: Path, *, title: str = "",
+                     back: tuple[str, str] | None = None) -> None:
         """A match folder's HTML report at ``out`` (its pages beside it), quietly: a
-        tournament's report links each table's."""
+        tournament's report links each table's, giving it a ``title`` ("Round 2, table 3
+        — alice, bob, carol, dave") and a link ``back`` (href relative to ``out``, text)."""
         raise self._unsupported("report")
 
     # --- tournaments (``server.tournament``): every ruleset plays a table through these.

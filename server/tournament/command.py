@@ -35,7 +35,7 @@ from server.seam.registry import DEFAULT, limit_defaults, listing, load
 from server.tournament.cluster import on_cluster
 from server.tournament.entries import EntriesError, load_entries, scan_folder
 from server.tournament.exports import games_file
-from server.tournament.report import Machines, write_reports
+from server.tournament.report import Machines, unit_of, write_reports
 from server.tournament.runner import Runner, TournamentConfig, rules_meta, table_dir
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standing, Standings, standings
@@ -90,12 +90,22 @@ _COLUMNS: tuple[tuple[str, Callable[[Standing], str | Text], bool], ...] = (
 FULL_WIDTH = 120  # columns the whole standings table needs; narrower consoles get fewer
 
 
-def standings_table(st: Standings, title: str, width: int | None = None) -> Table:
+# A turn-based ruleset's words: its tables play games, and it has no fines or host stalls.
+_GAME_WORDS = {"/hand": "/game", "hands": "games"}
+_NOT_IN_GAMES = ("fines", "stalls")
+
+
+def standings_table(st: Standings, title: str, width: int | None = None,
+                    unit: str = "hand") -> Table:
     """The standings as a table; on a console narrower than ``FULL_WIDTH`` only the
-    main columns (the CSV, JSON and HTML reports always have them all)."""
+    main columns (the CSV, JSON and HTML reports always have them all). ``unit``: "game"
+    for a turn-based ruleset (Botzone, NOI 2014), in its words, without fines or stalls."""
     columns = [c for c in _COLUMNS if width is None or width >= FULL_WIDTH or c[2]]
     if all(s.rank_points is None for s in st.rows):
         columns = [c for c in columns if c[0] != "rank pts"]
+    if unit != "hand":
+        columns = [(_GAME_WORDS.get(h, h), cell, keep) for h, cell, keep in columns
+                   if h not in _NOT_IN_GAMES]
     table = Table(title=title)
     for header, _, _ in columns:
         table.add_column(header, justify="left" if header == "bot" else "right", no_wrap=True)
@@ -179,15 +189,18 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
         live = Live(console=console, refresh_per_second=2, transient=True,
                     redirect_stderr=False) if not quiet else None
         n = len(config.entries)
+        unit = unit_of(config.ruleset)
 
         def view() -> Group:
             p = runner.progress
-            done = f"{p.tables_done}/{p.tables_total} tables, {p.hands_done}/{p.hands_total} hands"
+            done = f"{p.tables_done}/{p.tables_total} tables, {p.hands_done}/{p.hands_total} " \
+                f"{unit}s"
             running = ", ".join(f"r{r}t{t} {h}" for (r, t), h in sorted(p.running.items()))
-            title = f"{config.format}, round {p.round or '-'}: {done}; host stalls {p.stalls}"
+            stalls = f"; host stalls {p.stalls}" if unit == "hand" else ""
+            title = f"{config.format}, round {p.round or '-'}: {done}{stalls}"
             bar = ProgressBar(total=max(1, p.hands_total), completed=p.hands_done, width=40)
-            return Group(standings_table(latest[0], title, console.width),
-                         Columns([bar, f"{p.hands_done}/{p.hands_total} hands; "
+            return Group(standings_table(latest[0], title, console.width, unit),
+                         Columns([bar, f"{p.hands_done}/{p.hands_total} {unit}s; "
                                        f"playing: {running or '-'}"]))
 
         latest = [current_standings(store, n)]
@@ -255,8 +268,9 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
             return 0
         out = out_console()
         out.print(standings_table(st, f"Final standings ({config.format}, seed {config.seed})",
-                                  out.width))
-        out_console().print(f"{stalls_line(store)}; reports in {config.out}/ "
+                                  out.width, unit))
+        stalls = f"{stalls_line(store)}; " if unit == "hand" else ""
+        out_console().print(f"{stalls}reports in {config.out}/ "
                             f"(tournament.html, standings.csv, {games_file(config.ruleset)}, "
                             "standings.json)", markup=False)
         return 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +15,20 @@ from server.seam.errors import InputError
 
 
 @dataclass(frozen=True, slots=True)
+class GamePage:
+    """What a game's page shows besides its record: a link ``back`` to the match's page
+    (href, text) and each seat's ``stderr`` (its last lines, for a fault)."""
+
+    back: tuple[str, str] | None = None
+    stderr: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class ReportKind:
     title: str  # "Botzone match"
     ruleset: str  # match.json's ruleset
     read_record: Callable[[Path], dict[str, Any]]
-    write_game_page: Callable[[dict[str, Any], Path], None]
+    write_game_page: Callable[[dict[str, Any], Path, GamePage], None]
     game_line: Callable[[Mapping[str, Any], Sequence[str]], str]
     points: str = "points"  # the standings' ranking column
     subtitle: Callable[[Mapping[str, Any]], str] = lambda meta: ""
@@ -44,9 +53,12 @@ def write_report(kind: ReportKind, root: Path, out: Path) -> int:
     return 0
 
 
-def write_report_files(kind: ReportKind, root: Path, out: Path) -> int:
-    """The match's page at ``out`` and its games' pages beside it; how many games."""
-    from server.output.pages import page
+def write_report_files(kind: ReportKind, root: Path, out: Path, *, title: str = "",
+                       back: tuple[str, str] | None = None) -> int:
+    """The match's page at ``out`` and its games' pages beside it, each linking back to
+    it; how many games. ``title``, ``back``: a tournament's table ("Round 2, table 3 —
+    ...", a link up to the tournament)."""
+    from server.output.pages import back_link, output_root, page, stderr_excerpt
     from server.turns.match import GAME_FILE, GAMES, MATCH_FILE
 
     try:
@@ -67,7 +79,11 @@ def write_report_files(kind: ReportKind, root: Path, out: Path) -> int:
             continue
         record = kind.read_record(path)
         target = pages / f"game{plan['number']:03d}.html"
-        kind.write_game_page(record, target)
+        stderr = {s: text for s in range(4)
+                  if (text := stderr_excerpt(path.parent / f"seat{s}.stderr",
+                                             base=output_root(root)))}
+        kind.write_game_page(record, target,
+                             GamePage((f"../{out.name}", title or "the match"), stderr))
         written += 1
         seated = [names[p] for p in plan["order"]]
         scores = record.get("scores") or []
@@ -89,5 +105,6 @@ def write_report_files(kind: ReportKind, root: Path, out: Path) -> int:
         body.append("<p>The match did not finish: no standings.</p>")
     body.append("<h2>Games</h2>" + table(["game", "wall, order", "seats 0-3", "result",
                                           "scores by seat"], rows))
-    out.write_text(page(f"{kind.title} {root.name}", "\n".join(body)), encoding="utf-8")
+    out.write_text(page(title or f"{kind.title} {root.name}",
+                        back_link(back) + "\n".join(body)), encoding="utf-8")
     return written

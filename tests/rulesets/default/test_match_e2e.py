@@ -316,8 +316,12 @@ def test_faulty_bots_are_faulted_autoplayed_and_restarted_every_hand(tmp_path: P
     assert len(sheet) == 1 + 16 + 1
     causes = {1: "closed-output", 2: "malformed: unknown keyword 'hello,'", 3: "illegal: out "}
     for row, hand_dir in zip(sheet[1:-1], hand_dirs(folder), strict=True):
-        # The Faults column lists players in player order, whatever seats they held.
-        assert row[-1].split(";") == ["1:closed-output", "2:malformed", "3:illegal"]
+        # The Faults column names the players, in player order whatever seats they held,
+        # each with its whole cause.
+        said = [f.split(": ", 1) for f in row[-1].split("; ")]
+        assert [who for who, _ in said] == sheet[0][3:6]
+        assert [cause.split(":")[0] for _, cause in said] == \
+            ["closed-output", "malformed", "illegal"]
         # A draw: each fault's fine (40 at the default hard limit) is all that counts.
         assert row[7] == "draw" and row[2:6] == ["0", "-40", "-40", "-40"]
         assert row[11:15] == ["0", "40", "40", "40"]
@@ -351,7 +355,8 @@ def test_on_fault_end_ends_the_match_with_the_faulty_player_last(tmp_path: Path)
     assert summary["hands_played"] == 0
     sheet = read_sheet(folder)
     assert [row[7] for row in sheet[1:-1]] == ["aborted"]
-    assert sheet[1][-1] == "0:closed-output"
+    assert sheet[0][2] == "tests/bots/crash_mid_hand.py"  # the players by name
+    assert sheet[1][-1] == "tests/bots/crash_mid_hand.py: closed-output: exit status 1"
     # The aborted hand keeps the fault's fine (40 at the default hard limit).
     assert sheet[1][11:15] == ["40", "0", "0", "0"]
     assert sheet[-1] == ["Total", "", "-40", "0", "0", "0"]
