@@ -537,8 +537,8 @@ def tokens(
             if not records:
                 console.print(f"no tokens in {tokens_path(out)}", markup=False)
             for r in sorted(records.values(), key=lambda r: r.name):
-                made = datetime.datetime.fromtimestamp(r.made).isoformat(" ", "seconds")
-                console.print(f"{r.name}  (token {r.id}.…, made {made})", markup=False)
+                when = datetime.datetime.fromtimestamp(r.made).isoformat(" ", "seconds")
+                console.print(f"{r.name}  (token {r.id}.…, made {when})", markup=False)
         elif revoke is not None:
             revoke_token(out, revoke)
             console.print(f"revoked {revoke}'s token", markup=False)

@@ -4,9 +4,10 @@ check-bot on it at once, and a bot that passes plays from the student's next tab
 ``routes(root, settings)`` gives the page (``GET /handin``: a form with the token
 and the file) and the upload (``POST /handin``). An upload, in order:
 
-1. its size: a Content-Length over the cap is refused before a byte is read
+1. its size: a Content-Length over the cap is refused before a byte is kept
    (413), and the body is counted as it streams, so a body without one stops
-   at the cap too; starlette's form parser takes one file and a few small fields
+   at the cap too (the rest, if not much larger, is read and dropped so that
+   the client sees the answer); starlette's form parser takes one file and a few small fields
    (``max_files``, ``max_fields``, ``max_part_size``);
 2. its token (the form's ``token``, or ``Authorization: Bearer``): missing 401,
    wrong or revoked 403 (``server.web.tokens``: one slow hash, constant-time
@@ -79,6 +80,7 @@ from server.web.unpack import (
 
 PATH = "/handin"
 FORM_SLACK = 16 << 10  # bytes of a form around its file: the token, the boundaries
+DRAIN_TIMES = 4  # a body this many times the limit is read and dropped to answer 413
 REPORT_LIMIT = 20_000  # characters of check-bot's output shown
 UPLOADS_LOG = "uploads.jsonl"
 REPORT_FILE = "report.txt"
@@ -239,8 +241,11 @@ class Upload:
         request = Request(scope, receive)
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > cap):
+            if not length.isdigit():
+                raise Answer(400, f"a bad Content-Length: {length[:40]!r}")
+            await _drain(receive, int(length), s.max_bytes)
             raise Answer(413, f"the upload is larger than {_size(s.max_bytes)}, the limit of "
-                         "a hand-in" if length.isdigit() else "a bad Content-Length")
+                         "a hand-in")
         if not request.headers.get("content-type", "").startswith("multipart/form-data"):
             raise Answer(400, "send the form as multipart/form-data, with the fields token "
                          "and file")
@@ -280,6 +285,7 @@ class Upload:
         try:
             return await request.form(max_files=1, max_fields=4, max_part_size=4096)
         except _TooLarge:
+            await _drain(receive, None, self.settings.max_bytes)
             raise Answer(413, f"the upload is larger than {_size(self.settings.max_bytes)}, "
                          "the limit of a hand-in") from None
         except (MultiPartException, HTTPException) as exc:
@@ -382,6 +388,22 @@ class Upload:
         await trio.to_thread.run_sync(write_current, self.root, name, n, command, report)
         return Answer(200, f"upload {n} passed check-bot: it plays from your next table",
                       name=name, n=n, report=report)
+
+
+async def _drain(receive: Receive, length: int | None, max_bytes: int) -> None:
+    """Read and drop the rest of a body too large to take, so that the client, still
+    sending, gets the answer (a browser shows it rather than a reset connection); but
+    only up to ``DRAIN_TIMES`` the limit: past that the connection is closed unread."""
+    budget = DRAIN_TIMES * max_bytes
+    if length is not None and length > budget:
+        return
+    while budget > 0:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        budget -= len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
 
 
 def _new_upload_dir(folder: Path) -> tuple[int, Path]:
