@@ -176,6 +176,7 @@ class Runner:
         self.stored = dict(self.commands)  # as the store has them
         self.known: dict[int, tuple[tuple[str, ...], str]] = {}  # last played: command, hash
         self.pinned: dict[int, Program] = {}  # the last program pinned in this run
+        self.uploads: dict[int, Path] = {}  # the folder of a hand-in through the page
         self.said: set[str] = set()  # warnings given (each once)
         self.progress = Progress()
         self.log = structlog.get_logger().bind(tournament=str(config.out))
@@ -274,13 +275,14 @@ class Runner:
                 continue
             prefix = self.rules.split_command(entry.command)[0]
             self.commands[i] = self.rules.join_command(prefix, got.argv)
+            self.uploads[i] = got.folder
             taken[i] = got.n
         return taken
 
-    def _pin(self, command: tuple[str, ...]) -> Program | str:
+    def _pin(self, command: tuple[str, ...], folder: Path | None = None) -> Program | str:
         """The program pinned (runs in a worker thread), or why it cannot be."""
         try:
-            return pin(command, self.rules, self.config.out)
+            return pin(command, self.rules, self.config.out, folder)
         except OSError as exc:
             return reason(exc)
 
@@ -293,7 +295,8 @@ class Runner:
         page = self._take_uploads(await trio.to_thread.run_sync(self._read_uploads,
                                                                 plan.players))
         commands = [self.commands[i] for i in plan.players]
-        pinned = [await trio.to_thread.run_sync(self._pin, c) for c in commands]
+        pinned = [await trio.to_thread.run_sync(self._pin, c, self.uploads.get(i))
+                  for i, c in zip(plan.players, commands, strict=True)]
         programs: list[Program] = []
         for i, command, got in zip(plan.players, commands, pinned, strict=True):
             name = self.entries[i].name

@@ -83,7 +83,7 @@ FORM_SLACK = 16 << 10  # bytes of a form around its file: the token, the boundar
 DRAIN_TIMES = 4  # a body this many times the limit is read and dropped to answer 413
 REPORT_LIMIT = 20_000  # characters of check-bot's output shown
 UPLOADS_LOG = "uploads.jsonl"
-REPORT_FILE = "report.txt"
+REPORT_FILE = "report-{n}.txt"  # OUT/handins/<name>/report-<n>.txt: check-bot's
 # The options of ``server check-bot`` taken from the tournament's stored settings.
 CHECK_OPTIONS = ("hard_limit", "join_limit", "mem_limit", "cpu_limit", "file_limit",
                  "sandbox", "variant", "time_limit")
@@ -377,7 +377,8 @@ class Upload:
             self.state.limiter = trio.CapacityLimiter(max(1, s.checks_at_once))
         async with self.state.limiter:
             status, report = await run_check(self.root, name, command, dest, s)
-        (dest / REPORT_FILE).write_text(report, encoding="utf-8")
+        report_file = dest.parent / REPORT_FILE.format(n=n)  # beside: the upload is pinned whole
+        await trio.to_thread.run_sync(report_file.write_text, report, "utf-8")
         if status == 1:
             raise Answer(422, "check-bot found problems: this bot is not taken, and the one "
                          "you handed in before plays on", name=name, n=n, report=report)

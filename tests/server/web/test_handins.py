@@ -13,6 +13,7 @@ import http.client
 import io
 import json
 import os
+import sqlite3
 import sys
 import threading
 import uuid
@@ -45,9 +46,11 @@ QUICK = HandinSettings(max_bytes=64 << 10, max_files=5, max_unpacked=256 << 10,
 
 
 def marked(text: str) -> str:
-    """The sample bot, saying who it is on stderr as it starts (a hand-in's marker)."""
-    return SAMPLE.replace("\nfrom protocol.messages", '\nsys.stderr.write("alice v2\\n")'
-                          "\nfrom protocol.messages", 1) + f"# {text}\n"
+    """The sample bot with a marker, which reads a data file beside it as it starts (and
+    crashes without it)."""
+    return SAMPLE.replace("\nfrom protocol.messages", "\nsys.stderr.write((Path(__file__)"
+                          '.parent / "version.txt").read_text())\nfrom protocol.messages',
+                          1) + f"# {text}\n"
 
 
 # --- HTTP, as a browser or a script sends it ---------------------------------------------------
@@ -221,7 +224,7 @@ async def test_refusals_each_say_why_and_change_nothing_outside_the_students_fol
     assert "'..' in its path" in logged[0]["reason"]
     kept = sorted(p.name for p in (out / "handins" / "alice").iterdir() if p.is_dir())
     assert len(kept) == 1, "only the upload that was checked is kept, with its report"
-    assert "crashed on purpose" in (out / "handins" / "alice" / kept[0] / "report.txt"
+    assert "crashed on purpose" in (out / "handins" / "alice" / f"report-{kept[0]}.txt"
                                     ).read_text()
 
 
@@ -268,8 +271,9 @@ async def test_the_page_shows_the_form_and_the_limits(tmp_path: Path) -> None:
 
 def test_a_passed_upload_plays_from_the_students_next_table(tmp_path: Path) -> None:
     """Swiss, four bots, two rounds of one table and one hand. After round 1 alice hands
-    in a marked copy of the sample bot through the page: it passes check-bot and plays
-    round 2, pinned and hashed; the console says it came through the page."""
+    in a zip of a folder holding a marked copy of the sample bot and the data file it
+    reads: it passes check-bot and plays round 2, pinned whole and hashed, without a
+    fault; the console says it came through the page."""
     bots = tmp_path / "bots"
     bots.mkdir()
     (bots / "alice.py").write_text(SAMPLE)
@@ -290,8 +294,9 @@ def test_a_passed_upload_plays_from_the_students_next_table(tmp_path: Path) -> N
 
             def listener(what: str, plan: TablePlan | None) -> None:
                 if what == "table" and plan is not None and plan.round == 1:
-                    status, _, answer = post(url, {"token": token},
-                                             [("file", "alice_v2.py", v2)])
+                    status, _, answer = post(url, {"token": token}, [(
+                        "file", "alice.zip", zipped(("alice/alice_v2.py", v2),
+                                                    ("alice/version.txt", b"alice v2\n")))])
                     answers.append((status, answer))
 
             runner.listener = listener
@@ -303,7 +308,7 @@ def test_a_passed_upload_plays_from_the_students_next_table(tmp_path: Path) -> N
     assert answer["reason"] == "upload 1 passed check-bot: it plays from your next table"
     assert "the bot speaks the protocol correctly" in answer["report"]
     current = json.loads((out / "handins/alice/current.json").read_text())
-    assert current["n"] == 1 and current["command"] == ["python3", "alice_v2.py"]
+    assert current["n"] == 1 and current["command"] == ["python3", "alice/alice_v2.py"]
 
     def program(table: str) -> dict[str, Any]:
         recorded = json.loads((out / "matches" / table / PROGRAMS_FILE).read_text())
@@ -311,9 +316,51 @@ def test_a_passed_upload_plays_from_the_students_next_table(tmp_path: Path) -> N
 
     first, second = program("r01-t01"), program("r02-t01")
     assert first["hash"] == digest([("alice.py", SAMPLE.encode())])
-    assert second["hash"] == digest([("alice_v2.py", v2)])
-    assert second["command"][-1] == str((out / "handins/alice/1/alice_v2.py").resolve())
-    assert Path(second["run"][-1]).read_bytes() == v2 and "/programs/" in second["run"][-1]
+    assert second["hash"] == digest([("alice_v2.py", v2), ("version.txt", b"alice v2\n")])
+    assert second["command"][-1] == str((out / "handins/alice/1/alice/alice_v2.py").resolve())
+    pinned = Path(second["run"][-1])
+    assert pinned.read_bytes() == v2 and pinned.parent.parent.name == "programs"
+    assert (pinned.parent / "version.txt").read_text() == "alice v2\n"
+    db = sqlite3.connect(out / "tournament.sqlite")
+    try:
+        faults = db.execute("SELECT r.round, r.faults FROM results r JOIN entries e "
+                            "ON e.id = r.entry WHERE e.name = 'alice'").fetchall()
+    finally:
+        db.close()
+    assert sorted(faults) == [(1, 0), (2, 0)], "the pinned copy found its data file"
     told = [t for t in said if t.startswith("alice handed in a new program (sha256:")]
     assert len(told) == 1 and told[0].endswith(" through the page (upload 1): plays from "
                                                "table r02-t01"), said
+
+
+def test_check_bot_runs_as_the_tournament_plays_its_ruleset_sandbox_limits_and_io(
+        tmp_path: Path) -> None:
+    """A Botzone tournament's check is Botzone's check-bot, with the entry's way to talk
+    (json+keep-running) and the stored limits; without a tournament, the defaults."""
+    from rulesets.botzone.ruleset import RULESET as BOTZONE
+    from server.bots.sandbox import BotLimits
+    from server.bots.seats import Sandbox
+    from server.web.handins import check_argv
+
+    dest = tmp_path / "out" / "handins" / "alice" / "1"
+    dest.mkdir(parents=True)
+    (dest / "bot.py").write_text("print(1)\n")
+    plain = check_argv(tmp_path / "out", "alice", ("python3", "bot.py"), dest, QUICK)
+    assert plain[3:] == ["check-bot", "--ruleset", "default", "--hands", "1",
+                         f"python3 {dest / 'bot.py'}"]
+    settings = BOTZONE.tournament_settings({"walls": 1, "orders": 2, "time_limit": 2.5}, None)
+    entries = (Entry("alice", BOTZONE.entry_command([PY, "old.py"], "json", "x", True)),
+               Entry("bob", ("json:python3 b.py",)))
+    config = TournamentConfig(entries, "swiss", 1, 1, tmp_path / "out", ruleset="botzone",
+                              settings=settings,
+                              sandbox=Sandbox(BotLimits(512, 20, 8), "none"))
+    store = Store(tmp_path / "out" / "tournament.sqlite")
+    store.initialise(config.meta(), list(entries))
+    store.close()
+    argv = check_argv(tmp_path / "out", "alice", ("python3", "bot.py"), dest, QUICK)
+    options = dict(zip(argv[6:-1:2], argv[7:-1:2], strict=True))
+    assert argv[4:6] == ["--ruleset", "botzone"]
+    assert options == {"--games": "1", "--mem-limit": "512", "--cpu-limit": "20",
+                       "--file-limit": "8", "--sandbox": "none", "--variant": "classic",
+                       "--time-limit": "2.5"}
+    assert argv[-1] == f"json+keep-running:python3 {dest / 'bot.py'}"
