@@ -15,7 +15,9 @@ and the file) and the upload (``POST /handin``). An upload, in order:
 3. the student's rate: at most ``uploads_per_minute`` uploads a minute and one
    check at a time (429 with ``Retry-After``);
 4. its files, in ``OUT/handins/<name>/<n>/`` and nowhere else
-   (``server.web.unpack``: one bot file, or a zip checked entry by entry);
+   (``server.web.unpack``: one bot file, or a zip checked entry by entry), within
+   the student's ``quota``; an upload refused is removed (check-bot's report of
+   it stays, ``report-<n>.txt``), a passed one is kept;
 5. check-bot, at once: ``server check-bot`` of the tournament's ruleset, with the
    sandbox, limits and deadlines the tournament stores (its ``tournament.sqlite``,
    read-only), in a process of its own (killed with its group past
@@ -106,6 +108,7 @@ class HandinSettings:
     check_hands: int = 2  # hands (games, in botzone and noi2014) check-bot plays
     check_timeout: float = 300.0  # seconds before a check is stopped
     checks_at_once: int = 1  # checks running together (the others wait their turn)
+    quota: int = 256 << 20  # bytes a student's folder may hold (passed uploads are kept)
 
 
 class Answer(Exception):
@@ -340,6 +343,11 @@ class Upload:
         if upload.size is not None and upload.size > s.max_bytes:
             raise Answer(413, f"the file is larger than {_size(s.max_bytes)}, the limit of a "
                          "hand-in", name=name)
+        used = await trio.to_thread.run_sync(_folder_bytes, student_dir(self.root, name))
+        if used + (upload.size or 0) > s.quota:
+            raise Answer(413, f"your hand-ins already take {_size(used)}, and a student may "
+                         f"keep {_size(s.quota)}: ask your teacher to remove old ones",
+                         name=name)
         self.state.checking.add(name)
         try:
             return await self._check(name, upload)
@@ -379,6 +387,8 @@ class Upload:
             status, report = await run_check(self.root, name, command, dest, s)
         report_file = dest.parent / REPORT_FILE.format(n=n)  # beside: the upload is pinned whole
         await trio.to_thread.run_sync(report_file.write_text, report, "utf-8")
+        if status != 0:  # its files go; its report stays (beside them) for the teacher
+            await trio.to_thread.run_sync(discard, dest)
         if status == 1:
             raise Answer(422, "check-bot found problems: this bot is not taken, and the one "
                          "you handed in before plays on", name=name, n=n, report=report)
@@ -405,6 +415,16 @@ async def _drain(receive: Receive, length: int | None, max_bytes: int) -> None:
         budget -= len(message.get("body", b""))
         if not message.get("more_body", False):
             return
+
+
+def _folder_bytes(folder: Path) -> int:
+    """The bytes of the files under ``folder`` (0 when it is not there)."""
+    total = 0
+    for base, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(base, name)).st_size
+    return total
 
 
 def _new_upload_dir(folder: Path) -> tuple[int, Path]:

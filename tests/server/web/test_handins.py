@@ -222,10 +222,10 @@ async def test_refusals_each_say_why_and_change_nothing_outside_the_students_fol
               (out / "handins" / "alice" / "uploads.jsonl").read_text().splitlines()]
     assert [(e["status"], e["taken"]) for e in logged] == [(422, False)] * 6
     assert "'..' in its path" in logged[0]["reason"]
-    kept = sorted(p.name for p in (out / "handins" / "alice").iterdir() if p.is_dir())
-    assert len(kept) == 1, "only the upload that was checked is kept, with its report"
-    assert "crashed on purpose" in (out / "handins" / "alice" / f"report-{kept[0]}.txt"
-                                    ).read_text()
+    student = out / "handins" / "alice"
+    assert not [p for p in student.iterdir() if p.is_dir()], "refused uploads are removed"
+    (report,) = student.glob("report-*.txt")
+    assert "crashed on purpose" in report.read_text(), "check-bot's report is kept"
 
 
 async def test_a_flood_of_uploads_or_of_wrong_tokens_is_refused_with_when_to_retry(
@@ -249,6 +249,17 @@ async def test_a_flood_of_uploads_or_of_wrong_tokens_is_refused_with_when_to_ret
         assert int(headers["Retry-After"]) >= 1
         got, _, page = await upload(url, alice, odd, json_answer=False)
         assert got == 429 and "try again in" in page
+
+
+async def test_a_student_over_their_quota_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (_, alice, _), = make_tokens(out, ["alice"], FAST)
+    (out / "handins" / "alice" / "1").mkdir(parents=True)
+    (out / "handins" / "alice" / "1" / "old.bin").write_bytes(bytes(60 << 10))
+    async with served(out, HandinSettings(quota=64 << 10)) as url:
+        got, _, answer = await upload(url, alice, ("bot.py", bytes(8 << 10)))
+    assert got == 413 and answer["reason"].startswith("your hand-ins already take 60 KB, "
+                                                      "and a student may keep 64 KB")
 
 
 async def test_the_page_shows_the_form_and_the_limits(tmp_path: Path) -> None:
