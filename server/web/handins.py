@@ -56,6 +56,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from server.bots.remote import PREFIX as REMOTE
 from server.output.pages import page
 from server.seam.errors import InputError
 from server.seam.registry import DEFAULT, load
@@ -323,6 +324,11 @@ class Upload:
             raise Answer(503, str(exc)) from None
         if names is not None and name not in names:
             raise Answer(403, f"{name!r} is not an entry of this tournament", name=name)
+        command = entry_command(self.root, name) if names is not None else None
+        if command and len(command) == 1 and command[0].startswith(REMOTE):
+            raise Answer(403, f"{name!r} plays as a remote bot ({command[0]}): it is the "
+                         "program you connect with 'server connect', not one handed in here",
+                         name=name)
         return name
 
     async def _take(self, name: str, form: FormData) -> Answer:

@@ -251,6 +251,23 @@ async def test_a_flood_of_uploads_or_of_wrong_tokens_is_refused_with_when_to_ret
         assert got == 429 and "try again in" in page
 
 
+async def test_a_remote_entry_or_a_stranger_to_the_tournament_cannot_hand_in(
+        tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (_, alice, _), (_, bob, _) = make_tokens(out, ["alice", "bob"], FAST)
+    store = Store(out / "tournament.sqlite")
+    store.initialise({"format": "swiss"}, [Entry("alice", ("tcp:alice",)),
+                                           Entry("carol", (PY, "c.py"))])
+    store.close()
+    async with served(out, QUICK) as url:
+        remote = await upload(url, alice, ("bot.py", b"x"))
+        stranger = await upload(url, bob, ("bot.py", b"x"))
+    assert remote[0] == 403 and "plays as a remote bot (tcp:alice)" in remote[2]["reason"]
+    assert stranger[0] == 403 and "'bob' is not an entry of this tournament" in \
+        stranger[2]["reason"]
+    assert not (out / "handins" / "alice").exists()
+
+
 async def test_a_student_over_their_quota_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "out"
     (_, alice, _), = make_tokens(out, ["alice"], FAST)
