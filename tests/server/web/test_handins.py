@@ -16,6 +16,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 import uuid
 import zipfile
 from collections.abc import AsyncIterator, Iterable, Iterator
@@ -149,6 +150,17 @@ def link(name: str) -> zipfile.ZipInfo:
     return info
 
 
+def appears(path: Path, seconds: float = 60.0) -> bool:
+    """Whether ``path`` comes to exist within ``seconds`` (made by the page, in another
+    task: a file, not an event this test could wait on)."""
+    end = time.monotonic() + seconds
+    while not path.exists():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def snapshot(root: Path) -> dict[str, tuple[str, str]]:
     """Every path under ``root``: its kind and its bytes' hash (a link: its target)."""
     seen: dict[str, tuple[str, str]] = {}
@@ -249,6 +261,29 @@ async def test_a_flood_of_uploads_or_of_wrong_tokens_is_refused_with_when_to_ret
         assert int(headers["Retry-After"]) >= 1
         got, _, page = await upload(url, alice, odd, json_answer=False)
         assert got == 429 and "try again in" in page
+
+
+async def test_a_check_that_hangs_is_stopped_whole_and_one_check_runs_at_a_time(
+        tmp_path: Path) -> None:
+    """While a student's upload is checked, their next one waits its turn (429); a check
+    past ``check_timeout`` is stopped with every process it started (no_leftovers)."""
+    out = tmp_path / "out"
+    (_, alice, _), = make_tokens(out, ["alice"], FAST)
+    hangs = ("hangs.py", b"import time\ntime.sleep(600)\n")
+    settings = HandinSettings(check_hands=1, check_timeout=3)
+    async with served(out, settings) as url, trio.open_nursery() as nursery:
+        first: list[Any] = []
+
+        async def slow() -> None:
+            first.append(await upload(url, alice, hangs))
+
+        nursery.start_soon(slow)
+        assert await trio.to_thread.run_sync(appears, out / "handins" / "alice" / "1")
+        got, headers, answer = await upload(url, alice, hangs)
+        assert got == 429 and "your last upload is still being checked" in answer["reason"]
+        assert headers["Retry-After"] == "10"
+    ((status, _, answer),) = first
+    assert status == 422 and "took longer than 3 s and was stopped" in answer["reason"]
 
 
 async def test_a_remote_entry_or_a_stranger_to_the_tournament_cannot_hand_in(
