@@ -37,6 +37,7 @@ import html
 import json
 import math
 import os
+import re
 import shlex
 import signal
 import sys
@@ -434,11 +435,18 @@ def _folder_bytes(folder: Path) -> int:
 
 
 def _new_upload_dir(folder: Path) -> tuple[int, Path]:
-    """The next upload's folder, ``folder/<n>/``, made new (n = 1, 2, ...)."""
+    """The next upload's folder, ``folder/<n>/``, made new (n = 1, 2, ...: never the number
+    of an earlier upload, even one refused and removed)."""
     if folder.is_symlink():
         raise OSError(f"{folder.name} is a link")
     folder.mkdir(parents=True, exist_ok=True)
     taken = [int(p.name) for p in folder.iterdir() if p.name.isdigit()]
+    taken += [int(m[1]) for p in folder.glob("report-*.txt")
+              if (m := re.fullmatch(r"report-(\d+)\.txt", p.name))]
+    with contextlib.suppress(OSError):  # a refused upload leaves only its line
+        for line in (folder / UPLOADS_LOG).read_text(encoding="utf-8").splitlines():
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                taken.append(int(json.loads(line)["n"]))
     n = max(taken, default=0) + 1
     while True:
         try:

@@ -233,6 +233,7 @@ async def test_refusals_each_say_why_and_change_nothing_outside_the_students_fol
     logged = [json.loads(line) for line in
               (out / "handins" / "alice" / "uploads.jsonl").read_text().splitlines()]
     assert [(e["status"], e["taken"]) for e in logged] == [(422, False)] * 6
+    assert [e["n"] for e in logged] == [1, 2, 3, 4, 5, 6], "each upload its own number"
     assert "'..' in its path" in logged[0]["reason"]
     student = out / "handins" / "alice"
     assert not [p for p in student.iterdir() if p.is_dir()], "refused uploads are removed"
