@@ -1,0 +1,1 @@
+"""Tests of ``server.web``: hand-in tokens, safe unpacking, the upload page over HTTP."""
