@@ -193,14 +193,16 @@ class LiveGame:
                 if self.discards[source]:
                     self.discards[source].pop()
                 self.sources[(seat, str(event["tile"]))] = source
+            if act == "RESULT":  # the end's own words say it
+                continue
             text, tile = self._say(event)
             said.append(text)
+            self.last = {"seat": seat if isinstance(seat, int) else None, "text": text,
+                         "tile": tile}
             if isinstance(seat, int):
                 self.turn = seat
-                self.last = {"seat": seat, "text": text, "tile": tile}
-        if said:
-            self.last = {"seat": None, "tile": None, **(self.last or {}),
-                         "text": "; ".join(said)}
+        if self.last is not None and len(said) > 1:  # a turn's events in one line
+            self.last["text"] = "; ".join(said)
 
     def picture(self, game: Game) -> dict[str, Any]:
         seats = []
