@@ -89,8 +89,9 @@ class BotzoneFollower:
         last = self.live.last if self.live is not None else None
         text = str(last["text"]) if last and display else game_line(record, self.names)
         hands = self.live.hands() if self.live is not None else [[] for _ in self.names]
+        kongs = self.live.kongs() if self.live is not None else []
         return GameEnd(str(display.get("action", "unfinished")), text, hands,
-                       fault_causes(record))
+                       fault_causes(record), kongs)
 
 
 def game_header(game: Any, plan: GamePlan) -> dict[str, Any]:

@@ -553,6 +553,11 @@ class LiveTable:
         return {"seats": seats, "turn": self.turn, "last": self.last, "wall": sum(t.wall),
                 "wind": WIND_LETTERS[t.quan % 4]}
 
+    def kongs(self) -> list[list[str]]:
+        """Each seat's concealed kongs, by their tile."""
+        return [[m.tiles[0] for m in self.table.melds[s] if m.kind == "ANGANG"]
+                for s in range(SEATS)]
+
     def hands(self) -> list[list[str]]:
         """Each seat's concealed tiles, sorted, the tile just drawn or won last."""
         t = self.table

@@ -252,7 +252,8 @@ def _tell_end(live: LiveSink, config: MatchConfig, plan: HandPlan, summary: Hand
         live.fault(n, seat, config.players[plan.seats[seat]].name, cause, tail, file)
     ending = picture.ending(engine, summary.aborted)
     live.end(n, ending.result, ending.text, [summary.points[p] for p in plan.seats],
-             ending.hands, None if folder is None else f"-hands/{folder.name}.html")
+             ending.hands, None if folder is None else f"-hands/{folder.name}.html",
+             ending.kongs)
 
 
 def _summarise(config: MatchConfig, plan: HandPlan, gid: str, outcome: HandOutcome,

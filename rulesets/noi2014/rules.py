@@ -11,7 +11,7 @@ from typing import Any
 
 from rulesets.noi2014 import formats
 from rulesets.noi2014.records import fault_causes, game_line
-from rulesets.noi2014.view import LiveGame, hands_of
+from rulesets.noi2014.view import LiveGame, hands_of, kongs_of
 from server.seam.contract import GameEnd, GamePlan, StandingRow, TurnGame
 
 
@@ -60,4 +60,5 @@ class NoiFollower:
         hands = hands_of(self.game) if self.game is not None else [[] for _ in self.names]
         return GameEnd(word, game_line(record, self.names), hands,
                        {seat: cause.removeprefix("(").removesuffix(")")
-                        for seat, cause in fault_causes(record).items()})
+                        for seat, cause in fault_causes(record).items()},
+                       kongs_of(self.game) if self.game is not None else [])

@@ -220,6 +220,11 @@ class LiveGame:
                 "wind": None}
 
 
+def kongs_of(game: Game) -> list[list[str]]:
+    """Each seat's concealed kongs, by their tile."""
+    return [[m.tile for m in game.melds[s] if m.how == "concealed"] for s in range(PLAYERS)]
+
+
 def hands_of(game: Game) -> list[list[str]]:
     """Each seat's concealed tiles, sorted (a winner's winning tile among them)."""
     return [sorted_tiles(game.hands[s].elements()) for s in range(PLAYERS)]

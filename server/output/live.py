@@ -93,10 +93,12 @@ class LiveFeed:
                      "stderr": excerpt(stderr), "stderr_file": stderr_file})
 
     def end(self, n: int, result: str, text: str, scores: Sequence[float],
-            hands: Sequence[Sequence[str]], page: str | None) -> None:
+            hands: Sequence[Sequence[str]], page: str | None,
+            kongs: Sequence[Sequence[str]] = ()) -> None:
         self._write({"type": "end", "n": n, "result": result, "text": text,
                      "scores": [int(s) if float(s).is_integer() else s for s in scores],
                      "hands": [list(h) for h in hands],
+                     "kongs": [list(k) for k in kongs] or [[] for _ in hands],
                      "page": None if page is None or self.report is None
                      else self.report + page})
 

@@ -307,9 +307,11 @@ class LiveSink(Protocol):
         ...
 
     def end(self, n: int, result: str, text: str, scores: Sequence[float],
-            hands: Sequence[Sequence[str]], page: str | None) -> None:
+            hands: Sequence[Sequence[str]], page: str | None,
+            kongs: Sequence[Sequence[str]] = ()) -> None:
         """``page``: the hand's or game's page relative to the table's report page
-        without its ``.html`` (``-hands/003-8c683523.html``); None: it has none."""
+        without its ``.html`` (``-hands/003-8c683523.html``); None: it has none.
+        ``kongs``: by seat, the tile of each concealed kong (shown face down in play)."""
         ...
 
     def done(self) -> None: ...
@@ -323,6 +325,7 @@ class GameEnd:
     text: str  # in words, with the players' names
     hands: Sequence[Sequence[str]]  # each seat's tiles, concealed ones shown
     faults: Mapping[int, str] = field(default_factory=dict)  # seat -> cause
+    kongs: Sequence[Sequence[str]] = ()  # by seat: each concealed kong's tile
 
 
 class GameFollower(Protocol):

@@ -194,7 +194,7 @@ class _Live:
             self.sink.fault(n, seat, self.names[seat], cause, tail, file)
         scores = record.get("scores") or [0] * len(self.names)
         self.sink.end(n, ending.result, ending.text, scores, ending.hands,
-                      None if root is None else f"-games/game{n:03d}.html")
+                      None if root is None else f"-games/game{n:03d}.html", ending.kongs)
 
 
 async def run_turn_match(match: TurnMatch, on_game: GameListener | None = None,

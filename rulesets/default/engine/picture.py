@@ -40,9 +40,10 @@ def feed_tiles(tiles: Sequence[int]) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class HandEnd:
-    result: str  # self_drawn, discard, robbed_kong, draw
+    result: str  # how the log says it: tsumo, ron, qgang, draw (aborted: stopped)
     text: str
     hands: list[list[str]]  # by seat: concealed tiles, the tile won on a discard last
+    kongs: list[list[str]]  # by seat: each concealed kong's tile
 
 
 class HandPicture:
@@ -58,6 +59,7 @@ class HandPicture:
         self.last: dict[str, Any] | None = None
         self.seen = 0  # engine events followed
         self.robbed = False  # a kong was robbed: the win that follows is on no discard
+        self.kongs: list[list[str]] = [[] for _ in range(SEATS)]  # concealed kongs' tiles
 
     def picture(self) -> dict[str, Any]:
         return {"seats": [{"name": self.names[s], "wind": None, "concealed": self.concealed[s],
@@ -109,6 +111,7 @@ class HandPicture:
         elif kind == "agang":
             self.concealed[s] -= 4
             self.melds[s].append({"kind": "angang", "tiles": [HIDDEN] * 4, "from": None})
+            self.kongs[s].append(str(tile))
             tile = None
             text = f"{who} declares a concealed kong"
         elif kind == "jgang":
@@ -145,9 +148,9 @@ class HandPicture:
         result = engine.result
         hands = [feed_tiles(engine.hands[s]) for s in range(SEATS)]
         if aborted or result is None:
-            return HandEnd("aborted", "the hand was stopped", hands)
+            return HandEnd("aborted", "the hand was stopped", hands, self.kongs)
         if result.winner is None or result.kind is None:
-            return HandEnd("draw", "the wall is empty: a draw", hands)
+            return HandEnd("draw", "the wall is empty: a draw", hands, self.kongs)
         w = result.winner
         if result.kind is not WinKind.SELF_DRAWN and result.win_tile is not None:
             hands[w].append(feed_code(result.win_tile))
@@ -157,4 +160,5 @@ class HandPicture:
             how = f"{verb} {self.names[result.payer]}'s " + \
                 ("discard" if result.kind is WinKind.DISCARD else "kong")
         return HandEnd(result.kind.value,
-                       f"{self.names[w]} wins {how}: {result.fan_total} fan", hands)
+                       f"{self.names[w]} wins {how}: {result.fan_total} fan", hands,
+                       self.kongs)

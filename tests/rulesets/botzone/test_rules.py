@@ -53,6 +53,7 @@ def test_a_game_of_sample_bots_is_fed_turn_by_turn_as_its_record_says(tmp_path: 
         assert seat["concealed"] == len(final.hands[s]) + (final.drawn[s] is not None)
         assert end["hands"][s] == list(final.hands[s]) + \
             ([final.drawn[s]] if final.drawn[s] is not None else [])
+        assert end["kongs"][s] == [m.tiles[0] for m in final.melds[s] if m.kind == "ANGANG"]
         shown += len(seat["melds"])
     assert last["wall"] == sum(final.wall)
     assert shown > 0  # the game had claims to draw

@@ -61,6 +61,7 @@ def test_a_game_of_sample_bots_is_fed_turn_by_turn_as_its_record_says(tmp_path: 
                                                                              else 3))
              for k, t, how in final.seats[s].melds]
         assert end["hands"][s] == final.seats[s].hand
+        assert end["kongs"][s] == [t for _, t, how in final.seats[s].melds if how == "concealed"]
         melds += len(seat["melds"])
     # the discards left on the table, seat by seat, are the game's pool
     assert Counter(t for seat in last["seats"] for t in seat["discards"]) == Counter(final.pool)

@@ -22,7 +22,7 @@ def test_each_record_is_one_whole_line_in_the_order_written(tmp_path: Path) -> N
     feed.fault(1, 3, "数", "closed-output: exit status 1", b"Traceback\n\xff boom\n",
                "001-8c683523/seat3.stderr")
     feed.end(1, "ron", "alice wins", [12.0, 0, 2.5, -14.5], [["W1"], [], [], []],
-             "-hands/001-8c683523.html")
+             "-hands/001-8c683523.html", [[], ["J1"], [], []])
     feed.done()
     lines = path.read_bytes().split(b"\n")
     assert lines[-1] == b"" and len(lines) == 7
@@ -34,6 +34,7 @@ def test_each_record_is_one_whole_line_in_the_order_written(tmp_path: Path) -> N
     assert records[4]["scores"] == [12, 0, 2.5, -14.5]
     assert isinstance(records[4]["scores"][0], int)
     assert records[4]["page"] == "matches/r01-t02-hands/001-8c683523.html"
+    assert records[4]["kongs"] == [[], ["J1"], [], []]
     assert records[2]["picture"] == PICTURE
 
 
@@ -41,7 +42,8 @@ def test_a_feed_without_a_report_names_no_page(tmp_path: Path) -> None:
     feed = LiveFeed(tmp_path / "live.jsonl")
     feed.end(2, "draw", "a draw", [0, 0, 0, 0], [[], [], [], []], "-games/game002.html")
     feed.close()
-    assert read_feed(tmp_path / "live.jsonl")[0]["page"] is None
+    (end,) = read_feed(tmp_path / "live.jsonl")
+    assert end["page"] is None and end["kongs"] == [[], [], [], []]
 
 
 def test_the_reader_leaves_a_partial_last_line_and_reads_it_once_whole(tmp_path: Path) -> None:
