@@ -35,6 +35,7 @@ import structlog
 
 FEED_FILE = "live.jsonl"
 STDERR_EXCERPT = 2048  # bytes of a faulting bot's stderr the feed keeps (its end)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # made once
 
 
 def excerpt(tail: bytes | None, limit: int = STDERR_EXCERPT) -> str:
@@ -62,7 +63,7 @@ class LiveFeed:
     def _write(self, record: Mapping[str, Any]) -> None:
         if self._broken:
             return
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = _ENCODER.encode(record) + "\n"
         try:
             if self._file is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
