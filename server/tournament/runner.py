@@ -36,7 +36,7 @@ import json
 import os
 import shutil
 import socket
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from functools import partial
@@ -171,6 +171,8 @@ class Runner:
         self.listener = listener
         self.fault_listener: FaultListener | None = None
         self.notice_listener: NoticeListener | None = None
+        # Awaited after each table is stored, outside its slot (the reports' rewrite).
+        self.after_table: Callable[[], Awaitable[None]] | None = None
         self.rules = load(config.ruleset)
         self.commands = {i: e.command for i, e in enumerate(self.entries)}  # the latest good
         self.stored = dict(self.commands)  # as the store has them
@@ -440,6 +442,8 @@ class Runner:
                               self._program_rows(plan, programs), outcome.node)
             self.progress.tables_done += 1
             self._tell("table", plan)
+        if self.after_table is not None:
+            await self.after_table()
 
     def hand_done(self, plan: TablePlan, stalls: int, faults: Sequence[FaultNote],
                    hands: int = 1) -> None:
