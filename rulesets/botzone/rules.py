@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.botzone import formats
-from rulesets.botzone.records import game_line
-from server.seam.contract import GamePlan, StandingRow, TurnGame
+from rulesets.botzone.records import fault_causes, game_line
+from rulesets.botzone.view import LiveTable
+from server.seam.contract import GameEnd, GamePlan, StandingRow, TurnGame
 from server.seam.errors import InputError
 
 VARIANTS = ("classic", "duplicate")
@@ -59,6 +60,38 @@ class BotzoneRules:
 
     def game_line(self, record: Mapping[str, Any], names: Sequence[str]) -> str:
         return game_line(record, names)
+
+    def follow(self, plan: GamePlan, names: Sequence[str]) -> BotzoneFollower:
+        return BotzoneFollower(self.variant, plan, names)
+
+
+class BotzoneFollower:
+    """A Botzone game drawn for the live feed (``server.seam.contract.GameFollower``):
+    the judge's displays read by ``view.LiveTable`` as they come."""
+
+    def __init__(self, variant: str, plan: GamePlan, names: Sequence[str]) -> None:
+        self.variant = variant
+        self.plan = plan
+        self.names = list(names)
+        self.live: LiveTable | None = None
+
+    def picture(self, game: TurnGame, output: Mapping[str, Any],
+                entries: Sequence[Mapping[str, Any] | None]) -> dict[str, Any]:
+        if self.live is None:  # the judge's settled initdata: the walls as dealt
+            initdata = getattr(game, "initdata", None)
+            self.live = LiveTable(self.variant, initdata if isinstance(initdata, Mapping)
+                                  else self.plan.setup, self.names)
+        self.live.feed(output, entries)
+        return self.live.picture()
+
+    def end(self, record: Mapping[str, Any]) -> GameEnd:
+        display = formats.finish(record)
+        last = self.live.last if self.live is not None else None
+        text = str(last["text"]) if last and display else game_line(record, self.names)
+        hands = self.live.hands() if self.live is not None else [[] for _ in self.names]
+        kongs = self.live.kongs() if self.live is not None else []
+        return GameEnd(str(display.get("action", "unfinished")), text, hands,
+                       fault_causes(record), kongs)
 
 
 def game_header(game: Any, plan: GamePlan) -> dict[str, Any]:

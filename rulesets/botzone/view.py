@@ -14,6 +14,7 @@ does not fit the hands (a broken record), ``ViewError`` names the step.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -481,3 +482,84 @@ def remaining_walls(view: GameView, state: TableState) -> list[list[str]]:
         size = len(tokens) // SEATS
         return [list(tokens[s * size: s * size + state.wall[s]]) for s in range(SEATS)]
     return [list(tokens[: state.wall[0]])]
+
+
+# --- the live feed: a game drawn turn by turn as it is played -----------------------------
+
+WIND_LETTERS = "ESWN"
+HIDDEN = "??"
+_SEAT_WORD = re.compile(r"\bseat (\d)\b")
+
+
+class LiveTable:
+    """A game in play, fed one judge output at a time (``feed``), drawn as the live feed's
+    picture (``picture``: concealed tiles as counts, a concealed kong face down, a drawn
+    tile unsaid) and, at the end, its hands revealed (``hands``). The same reading of the
+    displays as ``game_view``'s, kept incrementally: a turn costs one display."""
+
+    def __init__(self, variant: str, initdata: Mapping[str, Any], names: Sequence[str]) -> None:
+        walltiles = tuple(str(initdata.get("walltiles", "")).split(" "))
+        quan = initdata.get("quan", 0)
+        self.table = _Table(variant, walltiles, quan if isinstance(quan, int) else 0)
+        self.names = list(names)
+        self.players: list[list[Any]] = [[] for _ in range(SEATS)]
+        self.k = 0  # judge outputs read
+        self.last: dict[str, Any] | None = None
+        self.turn: int | None = None
+
+    def feed(self, output: Mapping[str, Any], entries: Sequence[Mapping[str, Any] | None]
+             ) -> None:
+        """The next judge output and the seats' entries of the turn that led to it (none
+        before the first output)."""
+        if self.k > 0:
+            for seat in range(SEATS):
+                self.players[seat].append(entries[seat] if seat < len(entries) else None)
+        display = output.get("display")
+        if not isinstance(display, Mapping):
+            raise ViewError(f"step {self.k}: the judge output has no display")
+        state = _apply(self.table, self.k, display, output, self.players)
+        self.table.last = display
+        self.k += 1
+        self._say(state, display)
+
+    def _say(self, state: TableState, display: Mapping[str, Any]) -> None:
+        action, p = state.action, state.actor
+        tile: str | None = str(display["tile"]) if "tile" in display else None
+        if action == "DRAW" and p is not None:
+            text, tile = f"{self.names[p]} draws", None
+        elif action == "GANG" and p is not None and self.table.melds[p] \
+                and self.table.melds[p][-1].kind == "ANGANG":
+            text, tile = f"{self.names[p]} declares a concealed kong", None
+        else:
+            text = _SEAT_WORD.sub(lambda m: self.names[int(m.group(1))], state.note)
+            if action in ("INIT", "DEAL"):
+                tile = None
+        if p is not None and action not in ("INIT", "DEAL"):
+            self.turn = p
+        self.last = {"seat": p, "text": text, "tile": tile}
+
+    def picture(self) -> dict[str, Any]:
+        t = self.table
+        seats = []
+        for s in range(SEATS):
+            melds = [{"kind": m.kind.lower(),
+                      "tiles": [HIDDEN] * 4 if m.kind == "ANGANG" else list(m.tiles),
+                      "from": m.source} for m in t.melds[s]]
+            seats.append({"name": self.names[s], "wind": WIND_LETTERS[s],
+                          "concealed": len(t.hands[s]) + (t.drawn[s] is not None),
+                          "melds": melds,
+                          "discards": [d.tile for d in t.discards[s] if d.taken_by is None],
+                          "flowers": list(t.flowers[s]), "score": None})
+        return {"seats": seats, "turn": self.turn, "last": self.last, "wall": sum(t.wall),
+                "wind": WIND_LETTERS[t.quan % 4]}
+
+    def kongs(self) -> list[list[str]]:
+        """Each seat's concealed kongs, by their tile."""
+        return [[m.tiles[0] for m in self.table.melds[s] if m.kind == "ANGANG"]
+                for s in range(SEATS)]
+
+    def hands(self) -> list[list[str]]:
+        """Each seat's concealed tiles, sorted, the tile just drawn or won last."""
+        t = self.table
+        return [list(sort_tiles(t.hands[s])) + ([d] if (d := t.drawn[s]) is not None else [])
+                for s in range(SEATS)]

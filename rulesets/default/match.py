@@ -20,12 +20,14 @@ import trio
 
 from protocol.bot_errors import Reports
 from rulesets.default.engine.hand import SEATS, Hand
+from rulesets.default.engine.picture import HandPicture
 from rulesets.default.engine.rng import GROUPS, HandPlan, deal, match_plan
 from rulesets.default.logs import MatchFiles, ScoreRow, write_hand
 from rulesets.default.table import HandOutcome, play_hand
 from scoring.settlement import WinKind, apply_fines
 from server.bots.processes import Peer, ProcessPeer
 from server.bots.seats import Launcher, ProcessLauncher, SeatRequest, TableOptions
+from server.seam.contract import LiveSink
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,13 @@ class MatchConfig:
     on_fault: str = "autoplay"  # or "end"
     launcher: Launcher = field(default_factory=ProcessLauncher)
     hands: int | None = None  # play only the first N hands of the plan (short tournament tables)
+    live: LiveSink | None = None  # the table's live feed
+    title: str = ""  # the table's title in its live feed
+
+    @property
+    def planned(self) -> int:
+        """How many hands the match plays."""
+        return self.groups * 16 if self.hands is None else min(self.groups * 16, self.hands)
 
 
 @dataclass(slots=True)
@@ -160,6 +169,20 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
         if config.on_fault == "end":
             raise _EndMatch(seat)
 
+    names = [config.players[p].name for p in plan.seats]
+    live = config.live
+    picture = HandPicture(names)
+    watch: Callable[[], None] | None = None
+    if live is not None:
+        live.start(plan.number + 1, gid, f"Hand {plan.number + 1} of {config.planned}", names,
+                   picture.picture())
+
+        def follow() -> None:
+            if picture.pending(engine):
+                _pictures(live, plan.number + 1, engine, picture, hand_log)
+
+        watch = follow
+
     # Filled in as the hand goes: with --on-fault end, the fault's fine (and any fine
     # before it) stays on record though the hand is aborted.
     outcome = HandOutcome(engine)
@@ -169,7 +192,7 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
             spawn_seconds = time.perf_counter() - start
             try:
                 await play_hand(engine, peers, config.options, hand_log, on_fault=on_fault,
-                                outcome=outcome)
+                                outcome=outcome, watch=watch)
             except* _EndMatch as group:
                 aborted = True
                 first = group.exceptions[0]
@@ -194,7 +217,43 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
                       and peer.unread_tail}
     if files is not None and folder is not None:
         _write(files, folder, config, plan, d.first, summary)
+    if live is not None:
+        _tell_end(live, config, plan, summary, peers, picture, folder)
     return summary
+
+
+def _pictures(live: LiveSink, n: int, engine: Hand, picture: HandPicture, log: Any) -> None:
+    """A picture after each new event of the hand; a bug here never stops the hand (the
+    feed stops following it)."""
+    try:
+        for shown in picture.picture_after(engine):
+            live.step(n, shown)
+    except Exception:
+        log.exception("live_picture_failed")
+        picture.seen = 1 << 30  # follows no more events of this hand
+
+
+def _tell_end(live: LiveSink, config: MatchConfig, plan: HandPlan, summary: HandSummary,
+              peers: Sequence[Peer], picture: HandPicture, folder: Path | None) -> None:
+    """The hand's last pictures, its faults (with the end of the bots' stderr) and its
+    end, hands revealed, in the live feed."""
+    n = plan.number + 1
+    engine = summary.outcome.engine
+    if picture.pending(engine):  # a hand cut short by --on-fault end
+        _pictures(live, n, engine, picture, structlog.get_logger())
+    root = config.log_root
+    for seat, cause in sorted(summary.outcome.faults.items()):
+        peer = peers[seat] if seat < len(peers) else None
+        tail, path = (peer.stderr_tail, peer.stderr_path) if isinstance(peer, ProcessPeer) \
+            else (None, None)
+        file = None
+        if path is not None and root is not None:
+            file = str(path.relative_to(root)) if path.is_relative_to(root) else None
+        live.fault(n, seat, config.players[plan.seats[seat]].name, cause, tail, file)
+    ending = picture.ending(engine, summary.aborted)
+    live.end(n, ending.result, ending.text, [summary.points[p] for p in plan.seats],
+             ending.hands, None if folder is None else f"-hands/{folder.name}.html",
+             ending.kongs)
 
 
 def _summarise(config: MatchConfig, plan: HandPlan, gid: str, outcome: HandOutcome,
@@ -274,6 +333,9 @@ async def run_match(config: MatchConfig,
     result = MatchResult(config, [PlayerTotals() for _ in config.players])
     files = MatchFiles(config.log_root, [p.name for p in config.players]) \
         if config.log_root else None
+    if config.live is not None:
+        config.live.table(config.title, "default", "hand",
+                          [p.name for p in config.players], config.planned)
     try:
         for plan in itertools.islice(match_plan(config.seed, config.groups), config.hands):
             summary = await play_match_hand(config, plan, files, log)
@@ -304,6 +366,8 @@ async def run_match(config: MatchConfig,
         if files is not None:  # plain blocking writes: nothing here can be cancelled
             files.write_match(result.summary())
             files.close([t.points for t in result.totals])
+        if config.live is not None:
+            config.live.done()
 
 
 def win_kind_name(kind: WinKind | None) -> str:

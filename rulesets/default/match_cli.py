@@ -20,6 +20,7 @@ from rulesets.default.match import MatchConfig, MatchResult, players_from_args, 
 from server.bots.remote import RemoteOptions, RemoteSetupError, open_remote_seats
 from server.bots.seats import ProcessLauncher, Sandbox, TableOptions
 from server.output.console import configure_logging
+from server.output.live import LiveFeed, feed_path
 from server.output.say import Repeats, err_console, error_line, out_console
 from server.output.stopping import (
     EXIT_BAD_SETUP,
@@ -52,7 +53,9 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                       account_line)
     config = MatchConfig(players_from_args(specs, argvs), seed, groups, root,
                          TableOptions(hard_limit, join_limit, announce), on_fault,
-                         launcher=ProcessLauncher(sandbox))
+                         launcher=ProcessLauncher(sandbox),
+                         live=None if root is None else LiveFeed(feed_path(root)),
+                         title=f"Match {match_id}")
     log = structlog.get_logger().bind(match=match_id)
     holder: list[MatchResult] = []
     repeats = Repeats()

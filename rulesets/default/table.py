@@ -237,6 +237,9 @@ class _Table:
                                        for p in peers]
         self.clock_at_prompt: list[tuple[float, float] | None] = [None] * SEATS
         self._events_seen = 0  # engine events already looked at for claims to log
+        # Told before each batch of lines is written (the live feed's pictures): after
+        # the answers that led to it were stamped, before the next prompt's clock starts.
+        self.watch: Callable[[], None] | None = None
 
     # --- helpers ----------------------------------------------------------------
 
@@ -303,6 +306,8 @@ class _Table:
         its autoplay may queue more lines, written by the next round of the loop.
         """
         self._log_claims()
+        if self.watch is not None:
+            self.watch()
         while batch := self.engine.drain():
             by_seat: list[list[str]] = [[] for _ in range(SEATS)]
             for seat, message in batch:
@@ -523,11 +528,14 @@ class _Table:
 async def play_hand(engine: Hand, peers: Sequence[Peer], options: TableOptions,
                     log: Any = None,
                     on_fault: Callable[[int], None] | None = None,
-                    outcome: HandOutcome | None = None) -> HandOutcome:
+                    outcome: HandOutcome | None = None,
+                    watch: Callable[[], None] | None = None) -> HandOutcome:
     """Play one hand with four connected peers; the caller closes them after.
 
     ``outcome``, when given, is filled in as the hand goes: the caller keeps what
     was played (fines included) if ``on_fault`` raises to cut the hand short.
+    ``watch`` is called before each batch of lines is written, outside every clock
+    (the live feed looks at the engine's new events then).
     """
     if log is None:
         log = structlog.get_logger()
@@ -539,6 +547,7 @@ async def play_hand(engine: Hand, peers: Sequence[Peer], options: TableOptions,
                 on_fault(seat)
 
         table = _Table(engine, peers, options, log, kill)
+        table.watch = watch
         if outcome is not None:
             table.out = outcome
         table.out.started_at = trio.current_time()

@@ -27,7 +27,7 @@ async def play_table(table: TableRequest) -> list[TableRow]:
     config = MatchConfig(tuple(Player(name, run) for name, run in table.players), table.seed,
                          table.groups, table.root, options, "autoplay",
                          TableLauncher(ProcessLauncher(table.sandbox), remote=table.remote),
-                         hands=table.hands)
+                         hands=table.hands, live=table.live, title=table.title)
 
     def hand_done(summary: HandSummary, result: MatchResult) -> None:
         tell(sum(summary.outcome.host_stalls), fault_notes(summary, table.root))

@@ -147,3 +147,84 @@ def view_of(record: Mapping[str, Any]) -> GameView:
                                       str(row.get("reason", "")), row.get("distance"),
                                       row.get("chance"), dict(row.get("needed") or {})))
     return view
+
+
+# --- the live feed: a game drawn turn by turn as it is played -----------------------------
+
+HIDDEN = "??"
+MELD_KINDS = {("PENG", "exposed"): "peng", ("GANG", "exposed"): "gang",
+              ("GANG", "concealed"): "angang", ("GANG", "added"): "bugang"}
+
+
+class LiveGame:
+    """A game in play drawn as the live feed's picture, from the engine that plays it and
+    the events of each turn (``feed``): each seat's concealed tiles as a count, its melds
+    (a concealed kong face down) and its discards still on the table; no winds, no
+    flowers in NOI 2014."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        self.discards: list[list[str]] = [[] for _ in range(PLAYERS)]
+        self.sources: dict[tuple[int, str], int] = {}  # (seat, tile) -> who fed its meld
+        self.last: dict[str, Any] | None = None
+        self.turn: int | None = None
+
+    def _say(self, event: Mapping[str, Any]) -> tuple[str, str | None]:
+        """An event in words, and its tile, hiding what the table does not show."""
+        act, seat = event.get("act"), event.get("seat")
+        who = self.names[seat] if isinstance(seat, int) else ""
+        if act == "DRAW":
+            return f"{who} draws" + (" from the back" if event.get("from") == "back" else ""), \
+                None
+        if act == "GANG" and event.get("how") == "concealed":
+            return f"{who} declares a concealed kong", None
+        tile = event.get("tile")
+        return describe(event, self.names), None if tile is None else str(tile)
+
+    def feed(self, events: Sequence[Mapping[str, Any]]) -> None:
+        said = []
+        for event in events:
+            act, seat = event.get("act"), event.get("seat")
+            source = event.get("from")
+            if act == "PLAY" and isinstance(seat, int):
+                self.discards[seat].append(str(event["tile"]))
+            elif act in ("PENG", "GANG", "HU") and isinstance(seat, int) \
+                    and isinstance(source, int):
+                if self.discards[source]:
+                    self.discards[source].pop()
+                self.sources[(seat, str(event["tile"]))] = source
+            if act == "RESULT":  # the end's own words say it
+                continue
+            text, tile = self._say(event)
+            said.append(text)
+            self.last = {"seat": seat if isinstance(seat, int) else None, "text": text,
+                         "tile": tile}
+            if isinstance(seat, int):
+                self.turn = seat
+        if self.last is not None and len(said) > 1:  # a turn's events in one line
+            self.last["text"] = "; ".join(said)
+
+    def picture(self, game: Game) -> dict[str, Any]:
+        seats = []
+        for s in range(PLAYERS):
+            melds = []
+            for m in game.melds[s]:
+                kind = MELD_KINDS.get((m.kind, m.how), m.kind.lower())
+                melds.append({"kind": kind,
+                              "tiles": [HIDDEN if kind == "angang" else m.tile] * m.size,
+                              "from": self.sources.get((s, m.tile))})
+            seats.append({"name": self.names[s], "wind": None,
+                          "concealed": sum(game.hands[s].values()), "melds": melds,
+                          "discards": list(self.discards[s]), "flowers": None, "score": None})
+        return {"seats": seats, "turn": self.turn, "last": self.last, "wall": game.left,
+                "wind": None}
+
+
+def kongs_of(game: Game) -> list[list[str]]:
+    """Each seat's concealed kongs, by their tile."""
+    return [[m.tile for m in game.melds[s] if m.how == "concealed"] for s in range(PLAYERS)]
+
+
+def hands_of(game: Game) -> list[list[str]]:
+    """Each seat's concealed tiles, sorted (a winner's winning tile among them)."""
+    return [sorted_tiles(game.hands[s].elements()) for s in range(PLAYERS)]

@@ -546,6 +546,54 @@ def serve_folder(
 
 
 @app.command()
+def tokens(
+    out: Annotated[Path, typer.Argument(help="The tournament's folder (--out): tokens go to "
+                                        "OUT/handins/tokens.json, hashed", show_default=False)],
+    names: Annotated[list[str] | None, typer.Argument(
+        help="The students to make a token for (the tournament's entries); a name that "
+        "has one gets a new one", show_default=False)] = None,
+    list_: Annotated[bool, typer.Option("--list", help="List who has a token (the "
+                                        "tokens themselves are not kept)")] = False,
+    revoke: Annotated[str | None, typer.Option(help="Remove NAME's token")] = None,
+) -> None:
+    """Make hand-in tokens for students (server serve --handins): each printed once."""
+    import datetime
+
+    from server.web.tokens import TokenError, load_tokens, make_tokens, tokens_path
+    from server.web.tokens import revoke as revoke_token
+
+    chosen = [what for what, on in (("NAME...", bool(names)), ("--list", list_),
+                                    ("--revoke", revoke is not None)) if on]
+    if len(chosen) != 1:
+        refuse("give NAME... to make tokens, or --list, or --revoke NAME (one of them)"
+               if not chosen else f"{' and '.join(chosen)}: give one of them at a time")
+    if out.exists() and not out.is_dir():
+        refuse(f"{out}: a file, not a tournament's folder")
+    console = out_console()
+    try:
+        if list_:
+            records = load_tokens(out)
+            if not records:
+                console.print(f"no tokens in {tokens_path(out)}", markup=False)
+            for r in sorted(records.values(), key=lambda r: r.name):
+                when = datetime.datetime.fromtimestamp(r.made).isoformat(" ", "seconds")
+                console.print(f"{r.name}  (token {r.id}.…, made {when})", markup=False)
+        elif revoke is not None:
+            revoke_token(out, revoke)
+            console.print(f"revoked {revoke}'s token", markup=False)
+        else:
+            made = make_tokens(out, names or [])
+            for name, token, replaced in made:
+                console.print(f"{name}  {token}" + ("  (replaces the old one)" if replaced
+                                                    else ""), markup=False, soft_wrap=True)
+            err_console().print(f"{len(made)} token(s) written hashed to {tokens_path(out)}; "
+                                "give each student theirs now: they are not shown again",
+                                markup=False)
+    except (TokenError, OSError) as exc:
+        refuse(exc)
+
+
+@app.command()
 def connect(
     address: Annotated[str, typer.Argument(help="The match server's HOST:PORT",
                                            show_default=False)],

@@ -295,10 +295,72 @@ class StandingRow:
     penalties: int  # games this player ended with an error or a bad verdict
 
 
+class LiveSink(Protocol):
+    """Where a table in play tells what happens, record by record (the live feed:
+    ``server.output.live.LiveFeed`` writes it as JSON lines). ``n`` is the hand's or
+    game's number in the table, 1-based; seats and scores are by seat. A picture is
+    ruleset-neutral (see ``server.output.live``): a hand in play shows its concealed
+    tiles as a count only; ``end`` reveals them."""
+
+    def table(self, title: str, ruleset: str, unit: str, players: Sequence[str],
+              planned: int) -> None: ...
+
+    def start(self, n: int, id: str, title: str, seats: Sequence[str],
+              picture: Mapping[str, Any]) -> None: ...
+
+    def step(self, n: int, picture: Mapping[str, Any]) -> None: ...
+
+    def fault(self, n: int, seat: int, name: str, cause: str, stderr: bytes | None,
+              stderr_file: str | None) -> None:
+        """``stderr``: the end of what the bot wrote on stderr; ``stderr_file``: the
+        file that keeps it, relative to the table's folder."""
+        ...
+
+    def end(self, n: int, result: str, text: str, scores: Sequence[float],
+            hands: Sequence[Sequence[str]], page: str | None,
+            kongs: Sequence[Sequence[str]] = ()) -> None:
+        """``page``: the hand's or game's page relative to the table's report page
+        without its ``.html`` (``-hands/003-8c683523.html``); None: it has none.
+        ``kongs``: by seat, the tile of each concealed kong (shown face down in play)."""
+        ...
+
+    def done(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """How a game ended, for the live feed's ``end`` record."""
+
+    result: str  # one word: HU, HUANG, WA, TLE...
+    text: str  # in words, with the players' names
+    hands: Sequence[Sequence[str]]  # each seat's tiles, concealed ones shown
+    faults: Mapping[int, str] = field(default_factory=dict)  # seat -> cause
+    kongs: Sequence[Sequence[str]] = ()  # by seat: each concealed kong's tile
+
+
+class GameFollower(Protocol):
+    """One turn-based game drawn as it is played, for the live feed (pure)."""
+
+    def picture(self, game: TurnGame, output: Mapping[str, Any],
+                entries: Sequence[Mapping[str, Any] | None]) -> dict[str, Any]:
+        """The table after a turn: ``output`` is the judge's, ``entries`` each seat's
+        request and answer that led to it (None: not asked; all None before the first
+        turn). Called once per output, in order."""
+        ...
+
+    def end(self, record: Mapping[str, Any]) -> GameEnd:
+        """How the game (its finished record) ended."""
+        ...
+
+
 class TurnRules(Protocol):
     """The pure side of a turn-based ruleset that the shell's match driver uses."""
 
     def new_game(self, plan: GamePlan) -> TurnGame: ...
+
+    def follow(self, plan: GamePlan, names: Sequence[str]) -> GameFollower:
+        """A follower of the game ``plan`` names, its seats' players ``names``."""
+        ...
 
     def standings(self, plans: Sequence[GamePlan], records: Sequence[Mapping[str, Any]],
                   players: int) -> list[StandingRow]: ...
@@ -347,6 +409,9 @@ class TableRequest:
     groups: int = 6
     hands: int | None = None
     label: str = ""  # the table, as its log events name it
+    # The table's live feed (None: none is written) and its title there ("Round 1, table 2").
+    live: LiveSink | None = None
+    title: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import structlog
 import trio
 from rich.columns import Columns
 from rich.console import Console, Group
@@ -64,10 +65,18 @@ def remote_for(entries: Sequence[Entry], listen: str | None, token_pairs: Sequen
 
 
 def current_standings(store: Store, n: int) -> Standings:
+    return standings_job(store, n)()
+
+
+def standings_job(store: Store, n: int) -> Callable[[], Standings]:
+    """The standings from what the store holds now: read now, computed when called (in
+    another thread if need be: nothing of the store is touched then)."""
     entries = store.entries()
     rules = load(store.meta().get("ruleset", DEFAULT))
-    return standings([e.name for e in entries[:n]], store.table_results(), store.hand_rows(),
-                     len(entries), rules.swiss_tiebreak, rules.ranking)
+    tiebreak, ranking = rules.swiss_tiebreak, rules.ranking
+    names, results, rows = [e.name for e in entries[:n]], store.table_results(), \
+        store.hand_rows()
+    return lambda: standings(names, results, rows, len(entries), tiebreak, ranking)
 
 
 # The standings' columns: header, cell, and whether a narrow console keeps it.
@@ -115,16 +124,61 @@ def standings_table(st: Standings, title: str, width: int | None = None,
 
 
 def write_all(config: TournamentConfig, store: Store) -> Standings:
+    return reports_job(config, store)()
+
+
+def reports_job(config: TournamentConfig, store: Store) -> Callable[[], Standings]:
+    """Writing the reports (``write_all``) as two halves: what the store holds, read now
+    (the store's connection belongs to this thread), and the standings and the files,
+    made when the job returned is called."""
     n = len(config.entries)
-    st = current_standings(store, n)
+    compute = standings_job(store, n)
     plans = store.plans()
     dirs = {(p.round, p.table): d for p in plans
             if (d := store.log_dir(p.round, p.table)) is not None}
-    write_reports(config.out, st, store.entries(), store.plans("done"), store.meta(), dirs,
-                  store.host_stalls(), store.programs(), Machines(store.nodes(),
-                                                                   store.replays()),
-                  store.hand_results())
-    return st
+    entries, done, meta = store.entries(), store.plans("done"), store.meta()
+    stalls, programs = store.host_stalls(), store.programs()
+    machines = Machines(store.nodes(), store.replays())
+    games = store.hand_results()
+
+    def write() -> Standings:
+        st = compute()
+        write_reports(config.out, st, entries, done, meta, dirs, stalls, programs, machines,
+                      games)
+        return st
+
+    return write
+
+
+class Rewriter:
+    """Rewrites standings.json, standings.csv and tournament.html after every table that
+    ends (the match reports already written are kept), so a page that reads the folder
+    follows a running tournament. The files are made in a worker thread, not in the event
+    loop that keeps the bots' clocks; tables that end while a rewrite runs are taken in by
+    one more rewrite after it. A rewrite that fails is said in the log and left to the
+    next one (and to the last, at the end)."""
+
+    def __init__(self, config: TournamentConfig, store: Store) -> None:
+        self.config = config
+        self.store = store
+        self.lock = trio.Lock()
+        self.again = False
+        self.rewrites = 0
+
+    async def __call__(self) -> None:
+        if self.lock.locked():
+            self.again = True
+            return
+        async with self.lock:
+            self.again = True
+            while self.again:
+                self.again = False
+                try:
+                    await trio.to_thread.run_sync(reports_job(self.config, self.store))
+                    self.rewrites += 1
+                except Exception:
+                    structlog.get_logger().exception("reports_rewrite_failed",
+                                                     out=str(self.config.out))
 
 
 def stalls_line(store: Store) -> str:
@@ -240,6 +294,7 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
                           highlight=False)
 
         runner.notice_listener = notice
+        runner.after_table = Rewriter(config, store)
         if cluster is not None:
             runner.tables = on_cluster(cluster, runner, store)
         try:

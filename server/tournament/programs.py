@@ -27,7 +27,8 @@ copy with the command rewritten to it.
   and its hash is of the command's words.
 * A program that finds other files through its own location (``__file__``,
   ``argv[0]``) looks for them beside the pinned copy, where they are not:
-  name such a file in the command (it is pinned too), or build it in.
+  name such a file in the command (it is pinned too), or build it in. A hand-in
+  through the page is pinned with every file of its upload (``folder``).
 
 Plain blocking file work, no trio: the runner calls ``pin`` in a worker thread.
 """
@@ -143,9 +144,11 @@ def python_companions(script: Path) -> list[Path]:
     return list(found)
 
 
-def _layout(named: Sequence[Path]) -> tuple[dict[Path, str], list[str]]:
+def _layout(named: Sequence[Path], folder: Path | None = None
+            ) -> tuple[dict[Path, str], list[str]]:
     """Each file to pin with its name in the snapshot, and the snapshot name of each
-    named file: the first named file's folder at the top, other folders numbered."""
+    named file: the first named file's folder at the top, other folders numbered; with
+    ``folder``, every file under it too."""
     folders: list[Path] = []
     names: dict[Path, str] = {}
 
@@ -163,6 +166,11 @@ def _layout(named: Sequence[Path]) -> tuple[dict[Path, str], list[str]]:
             for extra in python_companions(path):
                 if extra not in names:
                     names[extra] = place(extra, path.parent)
+    if folder is not None and named:
+        top = named[0].parent
+        for extra in _package_files(folder):
+            if extra not in names:
+                names[extra] = place(extra, top if extra.is_relative_to(top) else folder)
     return names, [names[p] for p in named]
 
 
@@ -180,8 +188,11 @@ def command_digest(command: Sequence[str]) -> str:
     return "sha256:" + hashlib.sha256(json.dumps(list(command)).encode()).hexdigest()
 
 
-def pin(command: Sequence[str], rules: Ruleset, out: Path) -> Program:
-    """``command`` (an entry's, as stored) with its program pinned under ``out/programs``.
+def pin(command: Sequence[str], rules: Ruleset, out: Path, folder: Path | None = None
+        ) -> Program:
+    """``command`` (an entry's, as stored) with its program pinned under ``out/programs``;
+    with ``folder`` (a hand-in through the page: its upload's folder), every file in it
+    is pinned too, so that a program finds its data beside it (a model's weights).
 
     The snapshot is written once (to a temporary folder, then renamed): tables
     that pin the same program at once share it. A file that cannot be read is an
@@ -193,7 +204,7 @@ def pin(command: Sequence[str], rules: Ruleset, out: Path) -> Program:
     if not indices:
         return Program(command, command, command_digest(command))
     named = [Path(argv[i]) for i in indices]
-    names, named_as = _layout(named)
+    names, named_as = _layout(named, folder)
     contents = [(names[p], p.read_bytes(), os.access(p, os.X_OK)) for p in names]
     hashed = digest([(name, data) for name, data, _ in contents])
     folder = (out / PROGRAMS / hashed.removeprefix("sha256:")[:16]).resolve()

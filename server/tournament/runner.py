@@ -24,7 +24,10 @@ from that table on. The program is pinned for the whole table
 be read (a file being edited, gone) leaves every bot its last command, with
 one warning; a bot that is no longer there keeps its last command; a new name
 is ignored (nobody joins a tournament once it runs); a remote bot's command
-stays ``tcp:NAME``. Fill-ins are the house's and never change.
+stays ``tcp:NAME``. Fill-ins are the house's and never change. A student's
+upload through the page that passed check-bot (``OUT/handins/<name>/current.json``,
+``server.tournament.uploads``) is taken over BOTS's command for that entry, and
+the console says it came through the page.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import json
 import os
 import shutil
 import socket
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from functools import partial
@@ -60,6 +63,7 @@ from server.tournament.schedule import (
 from server.tournament.standings import seating_points, wins_by_entry
 from server.tournament.store import Entry, ProgramRow, Store
 from server.tournament.tables import TableJob, TableOutcome, play_table
+from server.tournament.uploads import PageHandIn, current_command
 
 # Tables in parallel per CPU core by default: see bench/README.md, "Tournaments".
 JOBS_PER_CORE = 1
@@ -167,11 +171,14 @@ class Runner:
         self.listener = listener
         self.fault_listener: FaultListener | None = None
         self.notice_listener: NoticeListener | None = None
+        # Awaited after each table is stored, outside its slot (the reports' rewrite).
+        self.after_table: Callable[[], Awaitable[None]] | None = None
         self.rules = load(config.ruleset)
         self.commands = {i: e.command for i, e in enumerate(self.entries)}  # the latest good
         self.stored = dict(self.commands)  # as the store has them
         self.known: dict[int, tuple[tuple[str, ...], str]] = {}  # last played: command, hash
         self.pinned: dict[int, Program] = {}  # the last program pinned in this run
+        self.uploads: dict[int, Path] = {}  # the folder of a hand-in through the page
         self.said: set[str] = set()  # warnings given (each once)
         self.progress = Progress()
         self.log = structlog.get_logger().bind(tournament=str(config.out))
@@ -244,10 +251,40 @@ class Runner:
                 continue
             self.commands[i] = current.command
 
-    def _pin(self, command: tuple[str, ...]) -> Program | str:
+    def _read_uploads(self, players: Sequence[int]) -> dict[int, PageHandIn | str]:
+        """Each of ``players``' upload that passed check-bot on the page, or why it cannot
+        be used (``server.tournament.uploads``); runs in a worker thread."""
+        found: dict[int, PageHandIn | str] = {}
+        for i in players:
+            entry = self.entries[i]
+            if entry.fill_in or entry.remote is not None:
+                continue
+            got = current_command(self.config.out, entry.name)
+            if got is not None:
+                found[i] = got
+        return found
+
+    def _take_uploads(self, found: dict[int, PageHandIn | str]) -> dict[int, int]:
+        """Take the uploads found over the entries' commands in BOTS (their prefix, such
+        as Botzone's ``json:``, kept); which players play one: its upload number."""
+        taken: dict[int, int] = {}
+        for i, got in found.items():
+            entry = self.entries[i]
+            if isinstance(got, str):
+                self.notice(f"{entry.name}'s hand-in through the page cannot be used "
+                            f"({got}): it plays on with its last program", warning=True,
+                            once=f"page {entry.name} {got}")
+                continue
+            prefix = self.rules.split_command(entry.command)[0]
+            self.commands[i] = self.rules.join_command(prefix, got.argv)
+            self.uploads[i] = got.folder
+            taken[i] = got.n
+        return taken
+
+    def _pin(self, command: tuple[str, ...], folder: Path | None = None) -> Program | str:
         """The program pinned (runs in a worker thread), or why it cannot be."""
         try:
-            return pin(command, self.rules, self.config.out)
+            return pin(command, self.rules, self.config.out, folder)
         except OSError as exc:
             return reason(exc)
 
@@ -257,8 +294,11 @@ class Runner:
         if self.config.bots is not None:
             found = await trio.to_thread.run_sync(self._read_bots)
             self._take_hand_ins(found, plan.players)
+        page = self._take_uploads(await trio.to_thread.run_sync(self._read_uploads,
+                                                                plan.players))
         commands = [self.commands[i] for i in plan.players]
-        pinned = [await trio.to_thread.run_sync(self._pin, c) for c in commands]
+        pinned = [await trio.to_thread.run_sync(self._pin, c, self.uploads.get(i))
+                  for i, c in zip(plan.players, commands, strict=True)]
         programs: list[Program] = []
         for i, command, got in zip(plan.players, commands, pinned, strict=True):
             name = self.entries[i].name
@@ -282,6 +322,8 @@ class Runner:
                 continue
             what = f"handed in a new program ({got.short})" if before[1] != got.hash \
                 else f"changed its command (the same program, {got.short})"
+            if i in page:
+                what += f" through the page (upload {page[i]})"
             self.notice(f"{name} {what}: plays from table {table_name(plan)}")
         write_programs(root, [self.entries[i].name for i in plan.players], programs)
         return programs
@@ -400,6 +442,8 @@ class Runner:
                               self._program_rows(plan, programs), outcome.node)
             self.progress.tables_done += 1
             self._tell("table", plan)
+        if self.after_table is not None:
+            await self.after_table()
 
     def hand_done(self, plan: TablePlan, stalls: int, faults: Sequence[FaultNote],
                    hands: int = 1) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from server.bots.remote import RemoteSeats
 from server.bots.seats import Sandbox, TableOptions
+from server.output.live import LiveFeed, feed_path
 from server.seam.contract import FaultNote, TableRequest
 from server.seam.registry import load
 from server.tournament.schedule import TablePlan
@@ -70,10 +71,17 @@ async def play_table(job: TableJob, root: Path, on_hand: HandListener | None = N
         if on_hand is not None:
             on_hand(stalls, faults)
 
+    # The table's live feed; its hands' pages are those of its report, matches/rRR-tTT.html
+    # (``server.tournament.report``), as seen from the tournament's folder.
+    live = LiveFeed(feed_path(root), report=f"{root.parent.name}/{root.name}")
     request = TableRequest(list(zip(job.names, job.runs, strict=True)), plan.seed, root,
                            job.settings, job.sandbox, on_game, job.options, remote,
-                           job.groups, job.hands, f"{(plan.round, plan.table)}")
-    rows = await load(job.ruleset).play_table(request)
+                           job.groups, job.hands, f"{(plan.round, plan.table)}", live=live,
+                           title=f"Round {plan.round}, table {plan.table}")
+    try:
+        rows = await load(job.ruleset).play_table(request)
+    finally:
+        live.close()
     hands = [HandRow(plan.round, plan.table, r.game, r.group, r.deal, r.seat,
                      plan.players[r.player], r.points, r.fines, r.faulted, r.stalls, r.won,
                      r.drawn)

@@ -23,10 +23,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import structlog
+
 from server.bots.processes import STDERR_TAIL
 from server.seam.contract import (
     FaultNote,
+    GameFollower,
     GamePlan,
+    LiveSink,
     StandingRow,
     TableRequest,
     TableRow,
@@ -65,6 +69,8 @@ class TurnMatch:
     # What a game's record starts with, from its game and its plan (Botzone: the variant
     # and the initdata as given to the judge).
     header: Callable[[Any, GamePlan], dict[str, Any]] = lambda game, plan: {}
+    live: LiveSink | None = None  # the match's live feed
+    title: str = ""  # the match's title in its live feed
 
 
 @dataclass(slots=True)
@@ -115,17 +121,80 @@ async def play_game(match: TurnMatch, plan: GamePlan, on_turn: TurnListener | No
                               plan.number, "group": plan.group, "order": list(plan.order),
                               "about": plan.label, "names": names}
     log = GameLog()
+    live = _Live(match, plan, game, names) if match.live is not None else None
     try:
         async with AsyncExitStack() as stack:
             seats = [await stack.enter_async_context(match.opener(
                 player, seat, plan, folder / f"seat{seat}.stderr" if folder else None))
                 for seat, player in enumerate(plan.order)]
-            await play_turns(game, seats, on_turn, log)
+            await play_turns(game, seats, on_turn if live is None else live.on_turn(on_turn),
+                             log)
     finally:
         record.update(scores=game.scores, players=log.players, judge=log.judge)
         if folder is not None:  # a plain write: it holds no checkpoint to be cancelled at
             _write_json(folder / GAME_FILE, record)
+    if live is not None:
+        live.end(record, folder)
     return record
+
+
+class _Live:
+    """One game in the match's live feed: its start, a picture after every turn (drawn by
+    the ruleset's ``GameFollower``: the turn driver runs the turn's answers through the
+    judge first, so the clocks are stopped), its faults and its end. A bug of the
+    follower never stops a game: the feed stops following it."""
+
+    def __init__(self, match: TurnMatch, plan: GamePlan, game: Any, names: list[str]) -> None:
+        assert match.live is not None
+        self.sink: LiveSink = match.live
+        self.match = match
+        self.plan = plan
+        self.game = game
+        self.names = names
+        self.follower: GameFollower | None = match.rules.follow(plan, names)
+        picture = self._picture(game.output(), [None] * len(names))
+        self.sink.start(plan.number, f"{plan.number:03d}",
+                        f"Game {plan.number} of {len(match.plans)}", names, picture or {})
+
+    def _picture(self, output: dict[str, Any], entries: list[dict[str, Any] | None]
+                 ) -> dict[str, Any] | None:
+        if self.follower is None:
+            return None
+        try:
+            return self.follower.picture(self.game, output, entries)
+        except Exception:
+            structlog.get_logger().exception("live_picture_failed", game=self.plan.number)
+            self.follower = None
+            return None
+
+    def on_turn(self, then: TurnListener | None) -> TurnListener:
+        def told(turn: int, entries: list[dict[str, Any] | None], output: dict[str, Any]
+                 ) -> None:
+            picture = self._picture(output, entries)
+            if picture is not None:
+                self.sink.step(self.plan.number, picture)
+            if then is not None:
+                then(turn, entries, output)
+        return told
+
+    def end(self, record: dict[str, Any], folder: Path | None) -> None:
+        if self.follower is None or not self.game.finished:
+            return
+        n, root = self.plan.number, self.match.root
+        try:
+            ending = self.follower.end(record)
+        except Exception:
+            structlog.get_logger().exception("live_end_failed", game=n)
+            return
+        for seat, cause in sorted(ending.faults.items()):
+            tail: bytes | None = None
+            file = None
+            if folder is not None and root is not None:
+                tail, file = _stderr_of(folder / f"seat{seat}.stderr", root)
+            self.sink.fault(n, seat, self.names[seat], cause, tail, file)
+        scores = record.get("scores") or [0] * len(self.names)
+        self.sink.end(n, ending.result, ending.text, scores, ending.hands,
+                      None if root is None else f"-games/game{n:03d}.html", ending.kongs)
 
 
 async def run_turn_match(match: TurnMatch, on_game: GameListener | None = None,
@@ -133,6 +202,9 @@ async def run_turn_match(match: TurnMatch, on_game: GameListener | None = None,
     result = TurnMatchResult()
     root = match.root
     sheet = None
+    if match.live is not None:
+        match.live.table(match.title, match.ruleset, "game", [p.name for p in match.players],
+                         len(match.plans))
     if root is not None:
         root.mkdir(parents=True, exist_ok=True)
         _write_json(root / MATCH_FILE, match_header(match))
@@ -153,6 +225,8 @@ async def run_turn_match(match: TurnMatch, on_game: GameListener | None = None,
     finally:
         if sheet is not None:
             sheet.close()
+        if match.live is not None:
+            match.live.done()
     result.standings = match.rules.standings(match.plans[:len(result.records)], result.records,
                                              len(match.players))
     if root is not None:
@@ -192,6 +266,7 @@ async def play_table_games(match: TurnMatch, table: TableRequest,
                                         unit="game")
                               for seat in sorted(got.faulted)])
 
+    match.live, match.title = table.live, table.title
     result = await run_turn_match(match, on_game)
     rows: list[TableRow] = []
     per_group: dict[int, int] = {}

@@ -13,6 +13,7 @@ import trio
 from rich.table import Table
 from rich.text import Text
 
+from server.output.live import LiveFeed, feed_path
 from server.output.say import err_console, one_line, out_console
 from server.output.stopping import (
     EXIT_COMPLETED,
@@ -82,6 +83,9 @@ def _run_turn_match_cli(match: TurnMatch, *, verbose: bool, seed: int) -> int:
     async def play() -> None:
         holder.append(await run_turn_match(match, on_game, on_turn if verbose else None))
 
+    if match.root is not None and match.live is None:
+        match.live = LiveFeed(feed_path(match.root))
+        match.title = f"Match {match.root.name}"
     where = f", logs in {match.root}" if match.root is not None else ""
     console.print(f"{match.ruleset} match: seed {seed}, {total} game(s){where}",
                   markup=False)

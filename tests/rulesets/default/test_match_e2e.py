@@ -502,8 +502,11 @@ def test_sample_match_completes_and_replays_the_same_deals(tmp_path: Path) -> No
     for sheet in sheets:
         assert len(sheet) == 1 + 16 + 1
         header, rows, total = sheet[0], sheet[1:-1], sheet[-1]
-        points = [header.index(f"Player{p}") for p in range(4)]
-        fines = [header.index(f"Fines{p}") for p in range(4)]
+        # The players' columns are headed by their names (the 3rd to 6th), and so are
+        # their fines (the 12th to 15th: "Fines greedy").
+        points = list(range(2, 6))
+        fines = list(range(11, 15))
+        assert [header[i] for i in fines] == [f"Fines {header[i]}" for i in points]
         for row in rows:
             # Zero-sum apart from fines (which are paid to nobody).
             assert sum(int(row[i]) for i in points) + sum(int(row[i]) for i in fines) == 0

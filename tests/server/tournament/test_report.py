@@ -296,8 +296,8 @@ def test_botzone_says_games_and_has_no_fines_or_host_stalls(botzone_run: tuple[P
     out, console = botzone_run
     with open_page((out / "tournament.html").as_uri()) as (page, errors):
         headers = page.locator("table.standings tr").first.inner_text().split("\t")
-        assert [h.strip() for h in headers] == ["#", "bot", "points", "per game", "duplicate",
-                                                "rating", "games", "won", "faults"]
+        assert [h.strip() for h in headers] == ["#", "bot", "rank points", "points", "per game",
+                                                "duplicate", "rating", "games", "won", "faults"]
         page.click("details.standings-details summary")
         text = page.inner_text("body").lower()
         assert "fines" not in text and "host stall" not in text
