@@ -47,6 +47,8 @@ from starlette.types import Receive, Scope, Send
 from server.seam.errors import InputError
 from server.web.feeds import Event, Watch, folder_index
 from server.web.folders import kind_of, safe_path, withheld
+from server.web.handins import HandinSettings
+from server.web.handins import routes as handin_routes
 from server.web.page import index_page, live_page
 
 POLL_SECONDS = 0.25
@@ -167,25 +169,14 @@ class StaticFile(FileResponse):
         await super().__call__({**scope, "asgi": asgi}, receive, send)
 
 
-def handin_routes(root: Path, settings: object) -> list[BaseRoute]:
-    """The hand-in routes (``server.web.handins``), when hand-ins are on."""
-    try:
-        from server.web.handins import routes  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        raise InputError("--handins: this server has no hand-in pages yet "
-                         "(server/web/handins.py is missing)") from None
-    found: list[BaseRoute] = routes(root, settings)
-    return found
-
-
-def build_app(root: Path, *, handins: object | None = None) -> Starlette:
+def build_app(root: Path, *, handins: HandinSettings | None = None) -> Starlette:
     """The app serving ``root`` (a tournament's or a match's folder, or a folder of
     several), read-only unless ``handins`` (the hand-in settings) is given."""
     root = root.resolve()
     if not root.is_dir():
         raise InputError(f"{root}: not a folder")
     hub = Hub()
-    extra = handin_routes(root, handins) if handins is not None else []
+    extra = handin_routes(root, handins) if handins is not None else []  # the only writes
     handin_path = next((r.path for r in extra if isinstance(r, Route)), None)
 
     def folder_of(request: Request) -> Path | None:

@@ -13,18 +13,8 @@ from server.output.stopping import is_interrupt
 from server.seam.errors import InputError
 from server.tournament.command import leaves
 from server.web.app import build_app
+from server.web.handins import HandinSettings
 from server.web.serving import parse_bind, serve
-
-
-def handin_settings(root: Path) -> object:
-    """The hand-in settings of ``server serve --handins`` (``server.web.handins``)."""
-    try:
-        from server.web.handins import HandinSettings  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        raise InputError("--handins: this server has no hand-in pages yet "
-                         "(server/web/handins.py is missing)") from None
-    settings: object = HandinSettings()
-    return settings
 
 
 def run_serve(folder: Path, bind: str, handins: bool) -> int:
@@ -33,7 +23,7 @@ def run_serve(folder: Path, bind: str, handins: bool) -> int:
         raise InputError(f"{folder}: no such folder (give a match's or a tournament's "
                          "output folder, or a folder of them)")
     host, port = parse_bind(bind, option="--bind")
-    app = build_app(folder, handins=handin_settings(folder) if handins else None)
+    app = build_app(folder, handins=HandinSettings() if handins else None)
 
     async def main() -> None:
         async with trio.open_nursery() as nursery:

@@ -11,11 +11,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 import trio
 
-from server.seam.errors import InputError
 from server.web.app import build_app
+from server.web.handins import PATH, HandinSettings
 from server.web.serving import serve
 from tests.server.web.feeds_by_hand import (
     append,
@@ -227,11 +226,18 @@ async def test_nothing_is_written_and_only_get_is_answered(tmp_path: Path) -> No
     assert files_and_times(tmp_path) == before
 
 
-def test_hand_ins_without_their_module_say_so(tmp_path: Path) -> None:
-    try:
-        import server.web.handins  # noqa: F401
-    except ImportError:
-        with pytest.raises(InputError, match="hand-in"):
-            build_app(tmp_path, handins=object())
-    else:
-        pytest.skip("the hand-in routes are here")
+async def test_hand_ins_are_mounted_only_when_on(tmp_path: Path) -> None:
+    tournament(tmp_path)
+    async with served(tmp_path) as address:
+        status, page = await get(address, "/")
+        assert b"Hand in a bot" not in page
+        assert (await get(address, PATH))[0] == 404
+    async with trio.open_nursery() as nursery:
+        urls = await nursery.start(serve, build_app(tmp_path, handins=HandinSettings()),
+                                   "127.0.0.1", 0)
+        address = ("127.0.0.1", int(urls[0].rsplit(":", 1)[1]))
+        status, page = await get(address, "/")
+        assert f'href="{PATH.lstrip("/")}"'.encode() in page
+        status, form = await get(address, PATH)
+        assert status == 200 and b"<form" in form
+        nursery.cancel_scope.cancel()

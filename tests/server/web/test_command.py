@@ -47,17 +47,6 @@ def test_a_bad_serve_address_is_refused_before_any_bot_starts(
     assert "--serve" in line
 
 
-def test_hand_ins_need_their_module(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    try:
-        import server.web.handins  # noqa: F401
-    except ImportError:
-        line = refused(["serve", str(tmp_path), "--handins"], capsys, monkeypatch)
-        assert "hand-in" in line
-    else:
-        pytest.skip("the hand-in routes are here")
-
-
 def test_a_port_in_use_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     with socket.socket() as taken:
