@@ -153,7 +153,8 @@ def watch_the_tournament(out: Path, env: dict[str, str]) -> None:
         picture_then = page.inner_html("#tables")
         page.wait_for_function("then => document.querySelector('#tables').innerHTML !== then",
                                arg=picture_then, timeout=WAIT_MS)
-        page.wait_for_selector("#tables .disc .t", timeout=WAIT_MS)  # a few moves in
+        page.wait_for_function("document.querySelectorAll('#tables .disc .t').length >= 8",
+                               timeout=WAIT_MS)  # some moves into a hand
         shoot(page, "live-table.png", "#tables")
         page.wait_for_selector("#faults .fault .cause", timeout=WAIT_MS)
         assert "dave" in text_of(page, "#faults")
