@@ -106,6 +106,7 @@ def serving(folder: Path, bind: str) -> Iterator[str]:
     except BaseException:
         stop(process)  # Ctrl-C, an error: at once
         raise
-    # A run that ended: the pages connected get its last state before the server goes
-    time.sleep(LINGER)
-    stop(process)
+    try:  # a run that ended: the pages connected get its last state before the server goes
+        time.sleep(LINGER)
+    finally:  # a second Ctrl-C meanwhile included
+        stop(process)

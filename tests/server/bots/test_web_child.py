@@ -78,7 +78,7 @@ def test_a_tournament_stopped_leaves_no_web_server(tmp_path: Path, how: str) -> 
     process = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "tournament", str(ROOT / "sample_ai"), "--out",
          str(out), "--rounds", "3", "--serve", "127.0.0.1:0"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=(tmp_path / "stderr").open("w"), text=True,
         start_new_session=True,  # its own terminal's foreground group, as a shell gives it
         env={**os.environ, "MAHJONG_RUN_DIR": str(tmp_path / "runs")})
     try:
@@ -91,7 +91,8 @@ def test_a_tournament_stopped_leaves_no_web_server(tmp_path: Path, how: str) -> 
             time.sleep(0.05)
         if how == "ctrl-c":
             os.killpg(process.pid, signal.SIGINT)  # what the terminal does
-            assert process.wait(60) == 130
+            # 130, or (seldom, with or without --serve) the tournament dies of the signal
+            assert process.wait(60) in (130, -signal.SIGINT), (tmp_path / "stderr").read_text()
         else:
             os.kill(process.pid, signal.SIGKILL)
             process.wait(60)
