@@ -22,6 +22,7 @@ from typing import ClassVar
 from rulesets.botzone_bots import BotzoneBotsRuleset
 from rulesets.noi2014.engine import PLAYERS
 from rulesets.noi2014.records import NAME, find_record, is_match_folder
+from server.seam.bot_stats import SeatFacts
 from server.seam.contract import (
     CommandArgs,
     DealRequest,
@@ -82,6 +83,11 @@ class NoiRuleset(BotzoneBotsRuleset):
         from rulesets.noi2014.report import write_report
 
         return write_report(args["path"], args["html_out"])
+
+    def seat_facts(self, root: Path) -> list[SeatFacts]:
+        from rulesets.noi2014.stats import match_facts
+
+        return match_facts(root)
 
     def match_report(self, root: Path, out: Path) -> None:
         from rulesets.noi2014.report import write_report_files

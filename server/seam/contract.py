@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple, Protocol
 
+from server.seam.bot_stats import SeatFacts
 from server.seam.errors import InputError
 
 
@@ -149,6 +150,13 @@ class Ruleset:
 
     def report(self, args: CommandArgs) -> int:
         raise self._unsupported("report")
+
+    def seat_facts(self, root: Path) -> list[SeatFacts]:
+        """The facts of every seat of every finished hand or game in a match folder (a
+        tournament table's), read from its logs alone, in the order played; a seat's
+        ``player`` is its index in the match. A hand or game without its record yet
+        (being played, stopped) is skipped."""
+        raise self._unsupported("per-bot statistics")
 
     def match_report(self, root: Path, out: Path) -> None:
         """A match folder's HTML report at ``out`` (its pages beside it), quietly: a
