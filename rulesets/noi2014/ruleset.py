@@ -41,6 +41,7 @@ class NoiRuleset(BotzoneBotsRuleset):
     name = NAME
     title = "NOI 2014's Mahjong (blood battle, target hands, a Swiss)"
     swiss_tiebreak = "wins"  # SPEC-noi2014 §7: points, then games won, then entry order
+    win_worth = "points"  # no fan table: a win is worth its place's points (4, 3, 2)
     samples = Path(__file__).resolve().parents[2] / "sample_ai" / "noi2014"
     tournament_defaults: ClassVar = {"walls": "1", "orders": "4", "time_limit": "1.0"}
     options: ClassVar = {

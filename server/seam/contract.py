@@ -111,6 +111,11 @@ class Ruleset:
     # A stored command of this ruleset is one word ``MODE:COMMAND LINE`` when this
     # names the modes (Botzone: json, simple; see ``entry_command``); empty: an argv.
     command_modes: ClassVar[tuple[str, ...]] = ()
+    # What a table plays, in the plural ("hands", "games"), and what a win is worth in
+    # the ruleset's own words ("fan"; NOI 2014 has no fan table: "points"): the
+    # per-bot statistics' headings.
+    stats_unit: ClassVar[str] = "hands"
+    win_worth: ClassVar[str] = "fan"
 
     def _unsupported(self, what: str) -> Unsupported:
         return Unsupported(f"the {self.name} ruleset has no {what}")

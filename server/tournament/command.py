@@ -32,6 +32,7 @@ from server.output.stopping import say_terminated, stopped_status, until_termina
 from server.seam.contract import FaultNote
 from server.seam.errors import InputError
 from server.seam.registry import DEFAULT, limit_defaults, listing, load
+from server.tournament.bot_stats import entry_stats
 from server.tournament.cluster import on_cluster
 from server.tournament.entries import EntriesError, load_entries, scan_folder
 from server.tournament.report import Machines, write_reports
@@ -106,9 +107,12 @@ def write_all(config: TournamentConfig, store: Store) -> Standings:
     plans = store.plans()
     dirs = {(p.round, p.table): d for p in plans
             if (d := store.log_dir(p.round, p.table)) is not None}
-    write_reports(config.out, st, store.entries(), store.plans("done"), store.meta(), dirs,
+    done = store.plans("done")
+    rules = load(store.meta().get("ruleset", DEFAULT))
+    write_reports(config.out, st, store.entries(), done, store.meta(), dirs,
                   store.host_stalls(), store.programs(), Machines(store.nodes(),
-                                                                   store.replays()))
+                                                                   store.replays()),
+                  stats=entry_stats(rules, done, dirs, n))
     return st
 
 

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from server.output import stats_page
 from server.output.pages import page
+from server.seam.bot_stats import BotStats
 from server.seam.registry import DEFAULT, load
 from server.tournament.schedule import TablePlan
 from server.tournament.standings import Standing, Standings, tidy
@@ -136,6 +138,26 @@ def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
     }
 
 
+def add_stats(data: dict[str, Any], standings: Standings, stats: Sequence[BotStats]) -> None:
+    """Each standings row of ``data`` gains its bot's ``"stats"`` (when they are known)."""
+    if not stats:
+        return
+    for row, s in zip(data["standings"], standings.rows, strict=True):
+        row["stats"] = stats[s.entry].as_json() if s.entry < len(stats) else None
+
+
+def stats_html(standings: Standings, entries: list[Entry], stats: Sequence[BotStats],
+               ruleset: str) -> str:
+    """The per-bot statistics section of tournament.html, in the standings' order."""
+    if not stats:
+        return ""
+    rules = load(ruleset)
+    rows = [s.entry for s in standings.rows if s.entry < len(stats)]
+    return stats_page.stats_section([entries[e].name for e in rows],
+                                    [stats[e].as_json() for e in rows],
+                                    unit=rules.stats_unit, fan=rules.win_worth)
+
+
 def write_csv(standings: Standings, path: Path) -> None:
     with path.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
@@ -225,7 +247,8 @@ def programs_section(programs: Sequence[ProgramRow], names: list[str]) -> str:
 
 def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan],
               meta: dict[str, str], links: dict[tuple[int, int], str], host_stalls: int,
-              programs: Sequence[ProgramRow] = (), machines: Machines = Machines()) -> str:
+              programs: Sequence[ProgramRow] = (), machines: Machines = Machines(),
+              stats_section: str = "") -> str:
     names = [e.name for e in entries]
     esc = html.escape
     played = {(r.round, r.table, r.entry): r.hash for r in programs}
@@ -264,6 +287,7 @@ deals from the same seats. Rating: OpenSkill (Plackett-Luce) mu - 3 sigma.
 Head to head: tables ahead-level-behind.</p>
 <h2>Standings</h2>
 <table class="standings"><tr>{head}</tr>{body}</table>
+{stats_section}
 <h2>Rating after each round</h2>
 {rating_chart(standings, names)}
 <h2>Head to head</h2>
@@ -278,15 +302,18 @@ def write_reports(out: Path, standings: Standings, entries: list[Entry],
                   plans: list[TablePlan], meta: dict[str, str],
                   log_dirs: dict[tuple[int, int], Path], host_stalls: int,
                   programs: Sequence[ProgramRow] = (),
-                  machines: Machines = Machines()) -> list[Path]:
-    """standings.csv, standings.json, tournament.html and each match's report in ``out``."""
+                  machines: Machines = Machines(),
+                  stats: Sequence[BotStats] = ()) -> list[Path]:
+    """standings.csv, standings.json, tournament.html and each match's report in ``out``;
+    ``stats``: each entry's per-bot statistics (``server.tournament.bot_stats``)."""
     links = write_match_reports(out, plans, log_dirs, meta.get("ruleset", DEFAULT))
     write_csv(standings, out / "standings.csv")
-    (out / "standings.json").write_text(
-        json.dumps(as_json(standings, entries, plans, meta, links, host_stalls, programs,
-                           machines), indent=1),
-        encoding="utf-8")
+    data = as_json(standings, entries, plans, meta, links, host_stalls, programs, machines)
+    add_stats(data, standings, stats)
+    (out / "standings.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    section = stats_html(standings, entries, stats, meta.get("ruleset", DEFAULT))
     (out / "tournament.html").write_text(
-        html_page(standings, entries, plans, meta, links, host_stalls, programs, machines),
+        html_page(standings, entries, plans, meta, links, host_stalls, programs, machines,
+                  section),
         encoding="utf-8")
     return [out / "standings.csv", out / "standings.json", out / "tournament.html"]
