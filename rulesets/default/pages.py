@@ -18,6 +18,7 @@ from rulesets.default.engine.table_view import Snapshot, snapshots
 from rulesets.default.replay import RecordedHand, load_hand
 from scoring.fans import FANS
 from server.output.pages import STEPPER_SCRIPT, page
+from server.output.stats_page import stats_section
 
 _HAND_SCRIPT = r"""
 const data = JSON.parse(document.getElementById('hand-data').textContent);
@@ -211,6 +212,7 @@ def match_page(root: Path, hand_links: dict[str, str]) -> str:
     return page(title, f"""<h2>Standings</h2>
 <table class="standings"><tr><th>rank</th><th>player</th><th>AI</th><th>points</th>
 <th>fines</th><th>faults</th></tr>{standings}</table>
+{stats_section(names, [p.get("stats") for p in players], unit="hands")}
 <h2>Running totals</h2>
 {_chart(running, names)}
 <h2>Scoresheet</h2>

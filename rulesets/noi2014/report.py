@@ -13,7 +13,8 @@ def _kind() -> Any:
     from server.turns.report import ReportKind
 
     return ReportKind("NOI 2014 match", NAME, read_record,
-                      lambda record, path: write_game_page(record, path), game_line)
+                      lambda record, path: write_game_page(record, path), game_line,
+                      win_worth="points")
 
 
 def write_report(root: Path, out: Path) -> int:
