@@ -64,7 +64,7 @@ class BotProcess:
 
     The bot is reaped with ``wait4``, so its CPU time is known once it has ended
     (``cpu_seconds``: user and system time of the bot and of every descendant it
-    waited for, as bubblewrap waits for the bot it runs). Its ``ru_maxrss`` is not
+    waited for; ``ProcessPeer`` adds what it reaps after it). Its ``ru_maxrss`` is not
     kept: a child forked from the server inherits the server's resident size as its
     high-water mark before it runs the bot (``server.bots.memlimit`` measures memory).
     """
@@ -89,20 +89,22 @@ class BotProcess:
         return self.poll()
 
     def poll(self) -> int | None:
-        if self._popen.returncode is None:
-            try:
-                pid, status, usage = os.wait4(self.pid, os.WNOHANG)
-            except ChildProcessError:  # reaped elsewhere: Popen says what it knows
-                pid = 0
-                if self._popen.poll() is None:
-                    return None
-            if pid == 0 and self._popen.returncode is None:
-                return None
-            if pid:
-                self.cpu_seconds = usage.ru_utime + usage.ru_stime
-                self._popen.returncode = os.waitstatus_to_exitcode(status)
+        if self._popen.returncode is None and not self._reap():
+            return None
         self._close_pidfd()
         return self._popen.returncode
+
+    def _reap(self) -> bool:
+        """Reap the bot if it has exited, keeping its CPU time; whether it has."""
+        try:
+            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped elsewhere: Popen says what it knows
+            return self._popen.poll() is not None
+        if pid == 0:
+            return False
+        self.cpu_seconds = usage.ru_utime + usage.ru_stime
+        self._popen.returncode = os.waitstatus_to_exitcode(status)
+        return True
 
     async def wait(self) -> int:
         """Wait until the bot has exited and is reaped; its exit status."""
