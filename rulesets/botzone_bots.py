@@ -53,6 +53,7 @@ class BotzoneBotsRuleset(Ruleset):
     """A ruleset whose bots are Botzone bots; ``samples`` holds its ``random_bot.py``."""
 
     command_modes = MODES
+    stats_unit = "games"
     samples: ClassVar[Path]
     tournament_defaults: ClassVar[Mapping[str, str]] = {}
 

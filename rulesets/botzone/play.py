@@ -17,6 +17,7 @@ from rulesets.botzone import formats
 from rulesets.botzone.fans import calculator
 from rulesets.botzone.records import NAME, fault_causes
 from rulesets.botzone.rules import VARIANTS, BotzoneRules, game_header, parse_initdata
+from rulesets.botzone.stats import game_facts
 from server.bots.botzone_bots import Bots
 from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
 from server.seam.errors import InputError
@@ -85,7 +86,7 @@ def run_match(args: CommandArgs) -> int:
                       BotzoneRules(variant), bots.opener, root,
                       meta={"variant": variant, "format": fmt, "seed": seed,
                             "time_limit": bots.limits.base_seconds},
-                      header=game_header)
+                      header=game_header, facts=game_facts)
     calculator()  # missing: one line now, before any bot starts
     configure_logging(False)
     stop_earlier_bots_and_say()
@@ -163,7 +164,7 @@ async def play_table(table: TableRequest, defaults: Mapping[str, str]) -> list[T
                       BotzoneRules(settings["variant"]), bots.opener, table.root,
                       meta={"variant": settings["variant"], "format": "duplicate",
                             "seed": table.seed, "time_limit": bots.limits.base_seconds},
-                      header=game_header)
+                      header=game_header, facts=game_facts)
 
     return await play_table_games(match, table, table_outcome)
 

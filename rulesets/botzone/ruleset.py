@@ -21,6 +21,7 @@ from typing import ClassVar
 from rulesets.botzone.records import NAME, find_record, is_match_folder, read_record
 from rulesets.botzone.rules import VARIANTS
 from rulesets.botzone_bots import BotzoneBotsRuleset
+from server.seam.bot_stats import SeatFacts
 from server.seam.contract import (
     CommandArgs,
     DealRequest,
@@ -98,6 +99,11 @@ class BotzoneRuleset(BotzoneBotsRuleset):
         from rulesets.botzone.report import write_report
 
         return write_report(args["path"], args["html_out"])
+
+    def seat_facts(self, root: Path) -> list[SeatFacts]:
+        from rulesets.botzone.stats import match_facts
+
+        return match_facts(root)
 
     def match_report(self, root: Path, out: Path, *, title: str = "",
                      back: tuple[str, str] | None = None) -> None:

@@ -129,8 +129,11 @@ class MatchFiles:
         self._csv.writerow(scoresheet_header(self._names))
         self._sheet.flush()
 
+    def hand_path(self, number: int, game_id: str) -> Path:
+        return self.root / f"{number + 1:03d}-{game_id}"
+
     def hand_dir(self, number: int, game_id: str) -> Path:
-        path = self.root / f"{number + 1:03d}-{game_id}"
+        path = self.hand_path(number, game_id)
         path.mkdir(parents=True, exist_ok=True)
         self._open_hand = path
         return path

@@ -23,10 +23,12 @@ from rulesets.default.engine.hand import SEATS, Hand
 from rulesets.default.engine.picture import HandPicture
 from rulesets.default.engine.rng import GROUPS, HandPlan, deal, match_plan
 from rulesets.default.logs import MatchFiles, ScoreRow, write_hand
+from rulesets.default.stats import hand_facts
 from rulesets.default.table import HandOutcome, play_hand
 from scoring.settlement import WinKind, apply_fines
 from server.bots.processes import Peer, ProcessPeer
 from server.bots.seats import Launcher, ProcessLauncher, SeatRequest, TableOptions
+from server.seam.bot_stats import SeatFacts, aggregate
 from server.seam.contract import LiveSink
 
 
@@ -82,6 +84,9 @@ class HandSummary:
     reports: dict[int, Reports] = field(default_factory=dict)
     # By faulted player: the end of its stdout that the protocol did not take.
     stdout: dict[int, bytes] = field(default_factory=dict)
+    # By seat: what its bot process used in the hand (peak memory MB, CPU seconds),
+    # None for a bot that is no process here (a TCP seat).
+    resources: list[dict[str, float | None] | None] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -92,6 +97,7 @@ class MatchResult:
     completed: bool = False
     ended_by_fault: int | None = None  # the player whose fault ended the match
     interrupted: bool = False
+    facts: list[SeatFacts] = field(default_factory=list)  # read back from each hand's log
 
     def ranking(self) -> list[int]:
         """Players best first; a player whose fault ended the match is last."""
@@ -118,8 +124,10 @@ class MatchResult:
             },
             "players": [
                 {"name": p.name, "command": list(p.argv), "total": t.points, "fines": t.fines,
-                 "faults": t.faults, "wins": t.wins, "bot_errors": t.bot_errors}
-                for p, t in zip(self.config.players, self.totals, strict=True)
+                 "faults": t.faults, "wins": t.wins, "bot_errors": t.bot_errors,
+                 "stats": stats.as_json()}
+                for p, t, stats in zip(self.config.players, self.totals,
+                                       aggregate(self.facts, len(self.totals)), strict=True)
             ],
             "ranking": self.ranking(),
             "group_seeds": sorted({h.plan.seed for h in self.hands}),
@@ -215,6 +223,8 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
     summary.stdout = {plan.seats[seat]: peer.unread_tail for seat, peer in enumerate(peers)
                       if seat in outcome.faults and isinstance(peer, ProcessPeer)
                       and peer.unread_tail}
+    summary.resources = [peer.resources() if isinstance(peer, ProcessPeer) else None
+                         for peer in peers]
     if files is not None and folder is not None:
         _write(files, folder, config, plan, d.first, summary)
     if live is not None:
@@ -319,6 +329,7 @@ def _write(files: MatchFiles, folder: Path, config: MatchConfig, plan: HandPlan,
         "answer_ms": [[round(x, 3) for x in seat] for seat in summary.outcome.answer_ms],
         "unsolicited": summary.outcome.unsolicited,
         "timings": [list(t) for t in summary.outcome.timings],
+        "resources": summary.resources,
     }
     write_hand(folder, header, summary.outcome, ais, row.round, row.game, result_json)
     files.add_row(row)
@@ -352,6 +363,7 @@ async def run_match(config: MatchConfig,
                     and not summary.aborted:
                 result.totals[plan.seats[engine_result.winner]].wins += 1
             if files is not None:
+                result.facts += hand_facts(files.hand_path(plan.number, summary.game_id))
                 files.write_match(result.summary())
             if on_hand is not None:
                 on_hand(summary, result)

@@ -29,6 +29,7 @@ from server.output.pages import (
     stderr_excerpt,
     tiles_script,
 )
+from server.output.stats_page import stats_section
 from server.output.tiles import chinese_svg
 
 _HAND_SCRIPT = r"""
@@ -328,6 +329,7 @@ def match_page(root: Path, hand_links: dict[str, str], title: str = "",
 <h2>Standings</h2>
 <table class="standings"><tr><th>rank</th><th>player</th><th>points</th>
 <th>fines</th><th>faults</th></tr>{standings}</table>
+{stats_section(names, [p.get("stats") for p in players], unit="hands")}
 <h2>Running totals</h2>
 {_chart(running, names)}
 <h2>Scoresheet</h2>

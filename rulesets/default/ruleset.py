@@ -14,6 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from server.seam.bot_stats import SeatFacts
 from server.seam.contract import (
     CommandArgs,
     DealRequest,
@@ -179,6 +180,11 @@ class DefaultRuleset(Ruleset):
         console.print(f"wrote {written[0]} and {len(written) - 1} hand page(s)", markup=False)
         return 0
 
+
+    def seat_facts(self, root: Path) -> list[SeatFacts]:
+        from rulesets.default.stats import match_facts
+
+        return match_facts(root)
 
     def match_report(self, root: Path, out: Path, *, title: str = "",
                      back: tuple[str, str] | None = None) -> None:

@@ -16,6 +16,7 @@ from rulesets.noi2014 import formats
 from rulesets.noi2014.engine import PLAYERS
 from rulesets.noi2014.records import NAME, fault_causes, game_line
 from rulesets.noi2014.rules import NoiRules
+from rulesets.noi2014.stats import game_facts
 from server.bots.botzone_bots import Bots
 from server.bots.botzone_io import NOI2014
 from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
@@ -63,7 +64,7 @@ def run_match(args: CommandArgs) -> int:
         root = match_folder(output_folder(args["log_dir"], "--log-dir"), NAME, seed)
     match = TurnMatch(NAME, [TurnPlayer(spec, spec) for spec in specs], plans, NoiRules(),
                       bots.opener, root, meta=match_meta(fmt, seed, bots),
-                      header=formats.game_header)
+                      header=formats.game_header, facts=game_facts)
     configure_logging(False)
     stop_earlier_bots_and_say()
     return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed,
@@ -135,7 +136,7 @@ async def play_table(table: TableRequest, defaults: Mapping[str, str]) -> list[T
     match = TurnMatch(NAME, [TurnPlayer(name, spec) for (name, _), spec in
                              zip(table.players, specs, strict=True)], plans, NoiRules(),
                       bots.opener, table.root, meta=match_meta("round", table.seed, bots),
-                      header=formats.game_header)
+                      header=formats.game_header, facts=game_facts)
 
     return await play_table_games(match, table, table_outcome)
 

@@ -14,7 +14,8 @@ def _kind() -> Any:
 
     return ReportKind("NOI 2014 match", NAME, read_record,
                       lambda record, path, extra: write_game_page(
-                          record, path, back=extra.back, stderr=extra.stderr), game_line)
+                          record, path, back=extra.back, stderr=extra.stderr), game_line,
+                      win_worth="points")
 
 
 def write_report(root: Path, out: Path) -> int:

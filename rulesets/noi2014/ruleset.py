@@ -22,6 +22,7 @@ from typing import ClassVar
 from rulesets.botzone_bots import BotzoneBotsRuleset
 from rulesets.noi2014.engine import PLAYERS
 from rulesets.noi2014.records import NAME, find_record, is_match_folder
+from server.seam.bot_stats import SeatFacts
 from server.seam.contract import (
     CommandArgs,
     DealRequest,
@@ -40,6 +41,7 @@ class NoiRuleset(BotzoneBotsRuleset):
     name = NAME
     title = "NOI 2014's Mahjong (blood battle, target hands, a Swiss)"
     swiss_tiebreak = "wins"  # SPEC-noi2014 §7: points, then games won, then entry order
+    win_worth = "points"  # no fan table: a win is worth its place's points (4, 3, 2)
     samples = Path(__file__).resolve().parents[2] / "sample_ai" / "noi2014"
     tournament_defaults: ClassVar = {"walls": "1", "orders": "4", "time_limit": "1.0"}
     options: ClassVar = {
@@ -82,6 +84,11 @@ class NoiRuleset(BotzoneBotsRuleset):
         from rulesets.noi2014.report import write_report
 
         return write_report(args["path"], args["html_out"])
+
+    def seat_facts(self, root: Path) -> list[SeatFacts]:
+        from rulesets.noi2014.stats import match_facts
+
+        return match_facts(root)
 
     def match_report(self, root: Path, out: Path, *, title: str = "",
                      back: tuple[str, str] | None = None) -> None:

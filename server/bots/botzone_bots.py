@@ -85,7 +85,7 @@ from server.bots.botzone_io import (
     parse_spec,
     split_marker,
 )
-from server.bots.processes import STDERR_CAP, ProcessPeer, start_bot
+from server.bots.processes import STDERR_CAP, ProcessPeer, resources_json, start_bot
 from server.bots.sandbox import (
     TAG_VARIABLE,
     BotLimits,
@@ -143,6 +143,7 @@ class BotzoneBot:
         self.requests: list[str] = []
         self.responses: list[str] = []
         self.restarts = 0  # processes started
+        self._started: list[_Process] = []  # every process of the game, for its resources
         self._nursery = nursery
         self._kept: _Process | None = None
         self._current: _Process | None = None  # the process of the turn being asked
@@ -284,6 +285,7 @@ class BotzoneBot:
                                sandboxed=self._bwrap is not None)
         self.restarts += 1
         process = _Process(peer)
+        self._started.append(process)
         self._nursery.start_soon(self._drain_stderr, process)
         return process
 
@@ -315,6 +317,16 @@ class BotzoneBot:
                 if process is not None:
                     await _close(process)
             self._kept = self._current = None
+
+    def resources(self) -> dict[str, float | None]:
+        """What the bot's processes of this game used, once it is over: the largest peak
+        memory of one process (MB, as its memory limit measures it) and the CPU seconds
+        of them all (None where nothing was measured); ``processes``: how many ran."""
+        peaks = [peak for p in self._started if p.peer.memory is not None
+                 and (peak := p.peer.memory.peak_mb()) is not None]
+        cpus = [cpu for p in self._started if (cpu := p.peer.process.cpu_seconds) is not None]
+        return {**resources_json(max(peaks) if peaks else None, sum(cpus) if cpus else None),
+                "processes": len(self._started)}
 
     def remove_work_dir(self) -> None:
         if self._work is not None:

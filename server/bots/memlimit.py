@@ -230,6 +230,7 @@ class BotCgroup:
         self._procs = str(path / "cgroup.procs")
         self._verdict: str | None = None
         self._finished = False
+        self._peak: int | None = None  # bytes, read when it is finished
 
     def join(self) -> None:
         """In the child before exec: move this process into the cgroup (raises OSError)."""
@@ -257,11 +258,24 @@ class BotCgroup:
         used = f", {int(peak) // MB} MB used" if peak and peak.strip().isdigit() else ""
         return f"memory limit of {self.limit_mb} MB reached{used}: killed by the kernel"
 
+    def _read_peak(self) -> int | None:
+        name = "memory.max_usage_in_bytes" if self.version == "v1" else "memory.peak"
+        text = (_read(self.path / name) or "").strip()
+        return int(text) if text.isdigit() else None
+
+    def peak_mb(self) -> float | None:
+        """The most memory the bot's processes used together (the cgroup's own count of
+        what was charged to it after the bot joined it), in MB; None if unknown."""
+        peak = self._peak if self._finished else self._read_peak()
+        return None if peak is None else peak / MB
+
     def finish(self) -> None:
-        """Once the bot is stopped: keep the verdict, kill what is left, remove the cgroup."""
+        """Once the bot is stopped: keep the verdict and the peak, kill what is left,
+        remove the cgroup."""
         if self._finished:
             return
         self._verdict = self.verdict()
+        self._peak = self._read_peak()
         self._finished = True
         if self.version == "v2":
             _write(self.path / "cgroup.kill", "1")
@@ -330,6 +344,11 @@ class SampledBot:
 
     def verdict(self) -> str | None:
         return self._verdict
+
+    def peak_mb(self) -> float | None:
+        """The largest sum of its processes' resident sizes the sampler saw, in MB; None
+        if it was never sampled (it lived less than a sampling interval)."""
+        return self.peak / MB if self.peak else None
 
     def finish(self) -> None:
         _SAMPLER.forget(self)

@@ -246,6 +246,13 @@ class ProcessPeer:
         """"memory limit ..." when the memory limit stopped the bot; else None."""
         return self.memory.verdict() if self.memory is not None else None
 
+    def resources(self) -> dict[str, float | None]:
+        """What the bot's processes used, once it is stopped, as the logs keep it:
+        ``peak_memory_mb`` as its memory limit measured it (None without a limit) and
+        ``cpu_seconds`` from its reaping (None if something else reaped it)."""
+        return resources_json(self.memory.peak_mb() if self.memory is not None else None,
+                              self.process.cpu_seconds)
+
     async def drain_stderr(self, cap: int = STDERR_CAP,
                            save: Callable[[bytes], None] | None = None) -> None:
         """Read stderr until it closes, keeping its tail and the first ``cap`` bytes in
@@ -325,17 +332,21 @@ class ProcessPeer:
                 self.keep_unread(line)
 
     async def _sweep(self) -> None:
-        """Kill and reap every process the bot started, wherever it went."""
+        """Kill and reap every process the bot started, wherever it went; the CPU time
+        of those reaped here (orphans adopted from its tree) counts as the bot's."""
         killed: set[int] = set()
+        cpu: list[float] = []
         with trio.move_on_after(SWEEP_LIMIT):
             while True:  # /proc is read in a thread: the other seats' clocks run on
                 found, pending = await trio.to_thread.run_sync(
-                    sweep, self.process.pid, self.tag, self._other_bots)
+                    sweep, self.process.pid, self.tag, self._other_bots, cpu)
                 killed |= found - {self.process.pid}
                 if not found and not pending:
                     break
                 await trio.sleep(0.01)
         self.left_behind = len(killed)
+        if cpu and self.process.cpu_seconds is not None:
+            self.process.cpu_seconds += sum(cpu)
 
     def _other_bots(self) -> LiveBots:
         """The other bots alive now (called from the sweep's thread).
@@ -347,6 +358,13 @@ class ProcessPeer:
         starting = frozenset(_starting)
         others = {pid: tag for pid, tag in list(_live_bots.items()) if pid != self.process.pid}
         return frozenset(others), frozenset(others.values()) | starting, bool(starting)
+
+
+def resources_json(peak_mb: float | None, cpu_seconds: float | None) -> dict[str, float | None]:
+    """A bot's resources for one hand or game as the logs write them (MB and seconds,
+    rounded to a thousandth)."""
+    return {"peak_memory_mb": None if peak_mb is None else round(peak_mb, 3),
+            "cpu_seconds": None if cpu_seconds is None else round(cpu_seconds, 3)}
 
 
 def _remove_work_dir(path: Path) -> None:

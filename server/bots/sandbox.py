@@ -287,14 +287,17 @@ def _kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def _reap(pid: int, info: Stat) -> bool:
-    """Reap ``pid`` if it is a dead child of ours; True once it is no concern of ours."""
+def _reap(pid: int, info: Stat, cpu: list[float] | None = None) -> bool:
+    """Reap ``pid`` if it is a dead child of ours; True once it is no concern of ours.
+    ``cpu`` gets the CPU seconds of what is reaped (with those of what it reaped)."""
     if info[1] != os.getpid():
         return info[0] == "Z"  # someone else's zombie: its parent reaps it
     try:
-        done, _ = os.waitpid(pid, os.WNOHANG)
+        done, _, usage = os.wait4(pid, os.WNOHANG)
     except ChildProcessError:
         return True
+    if done == pid and cpu is not None:
+        cpu.append(usage.ru_utime + usage.ru_stime)
     return done == pid
 
 
@@ -302,9 +305,11 @@ def _reap(pid: int, info: Stat) -> bool:
 LiveBots = tuple[frozenset[int], frozenset[str], bool]
 
 
-def sweep(bot: int, tag: str | None,
-          live: Callable[[], LiveBots]) -> tuple[set[int], list[int]]:
-    """Kill what a stopped bot left behind: the pids killed, and those not yet reaped.
+def sweep(bot: int, tag: str | None, live: Callable[[], LiveBots],
+          cpu: list[float] | None = None) -> tuple[set[int], list[int]]:
+    """Kill what a stopped bot left behind: the pids killed, and those not yet reaped;
+    ``cpu`` gets the CPU seconds of each process reaped here (an orphan adopted from
+    the bot's tree: bubblewrap's own init, which had reaped the bot, is one).
 
     ``bot`` is the pid of the bot's process (already reaped), which led its own
     session and group. One pass over /proc kills every process still in that
@@ -350,7 +355,7 @@ def sweep(bot: int, tag: str | None,
     pending = []
     for pid in targets:
         now = _stat(pid)
-        if now is not None and not _reap(pid, now):
+        if now is not None and not _reap(pid, now, cpu):
             pending.append(pid)
     found = {pid for pid, (state, _, _, _) in targets.items() if state != "Z"}
     return found, sorted(pending)

@@ -60,7 +60,14 @@ def die_with_parent(parent: int) -> None:
 
 
 class BotProcess:
-    """A running bot: its pid, its three pipes, ``poll`` and ``wait``."""
+    """A running bot: its pid, its three pipes, ``poll`` and ``wait``.
+
+    The bot is reaped with ``wait4``, so its CPU time is known once it has ended
+    (``cpu_seconds``: user and system time of the bot and of every descendant it
+    waited for; ``ProcessPeer`` adds what it reaps after it). Its ``ru_maxrss`` is not
+    kept: a child forked from the server inherits the server's resident size as its
+    high-water mark before it runs the bot (``server.bots.memlimit`` measures memory).
+    """
 
     def __init__(self, popen: subprocess.Popen[bytes], stdin: trio.lowlevel.FdStream,
                  stdout: trio.lowlevel.FdStream, stderr: trio.lowlevel.FdStream) -> None:
@@ -71,6 +78,7 @@ class BotProcess:
         self.stdout = stdout
         self.stderr = stderr
         self._wait_lock = trio.Lock()
+        self.cpu_seconds: float | None = None  # once reaped by us: user + system time
         self._pidfd: int | None = None
         with contextlib.suppress(OSError, AttributeError):  # no pidfd: wait() polls
             self._pidfd = os.pidfd_open(self.pid)
@@ -81,10 +89,22 @@ class BotProcess:
         return self.poll()
 
     def poll(self) -> int | None:
-        status = self._popen.poll()
-        if status is not None:
-            self._close_pidfd()
-        return status
+        if self._popen.returncode is None and not self._reap():
+            return None
+        self._close_pidfd()
+        return self._popen.returncode
+
+    def _reap(self) -> bool:
+        """Reap the bot if it has exited, keeping its CPU time; whether it has."""
+        try:
+            pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped elsewhere: Popen says what it knows
+            return self._popen.poll() is not None
+        if pid == 0:
+            return False
+        self.cpu_seconds = usage.ru_utime + usage.ru_stime
+        self._popen.returncode = os.waitstatus_to_exitcode(status)
+        return True
 
     async def wait(self) -> int:
         """Wait until the bot has exited and is reaped; its exit status."""

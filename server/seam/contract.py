@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple, Protocol
 
+from server.seam.bot_stats import SeatFacts
 from server.seam.errors import InputError
 
 
@@ -118,6 +119,11 @@ class Ruleset:
     # A stored command of this ruleset is one word ``MODE:COMMAND LINE`` when this
     # names the modes (Botzone: json, simple; see ``entry_command``); empty: an argv.
     command_modes: ClassVar[tuple[str, ...]] = ()
+    # What a table plays, in the plural ("hands", "games"), and what a win is worth in
+    # the ruleset's own words ("fan"; NOI 2014 has no fan table: "points"): the
+    # per-bot statistics' headings.
+    stats_unit: ClassVar[str] = "hands"
+    win_worth: ClassVar[str] = "fan"
 
     def _unsupported(self, what: str) -> Unsupported:
         return Unsupported(f"the {self.name} ruleset has no {what}")
@@ -157,6 +163,13 @@ class Ruleset:
 
     def report(self, args: CommandArgs) -> int:
         raise self._unsupported("report")
+
+    def seat_facts(self, root: Path) -> list[SeatFacts]:
+        """The facts of every seat of every finished hand or game in a match folder (a
+        tournament table's), read from its logs alone, in the order played; a seat's
+        ``player`` is its index in the match. A hand or game without its record yet
+        (being played, stopped) is skipped."""
+        raise self._unsupported("per-bot statistics")
 
     def match_report(self, root: Path, out: Path, *, title: str = "",
                      back: tuple[str, str] | None = None) -> None:

@@ -33,6 +33,7 @@ from server.output.stopping import say_terminated, stopped_status, until_termina
 from server.seam.contract import FaultNote
 from server.seam.errors import InputError
 from server.seam.registry import DEFAULT, limit_defaults, listing, load
+from server.tournament.bot_stats import entry_stats
 from server.tournament.cluster import on_cluster
 from server.tournament.entries import EntriesError, load_entries, scan_folder
 from server.tournament.exports import games_file
@@ -140,11 +141,12 @@ def reports_job(config: TournamentConfig, store: Store) -> Callable[[], Standing
     stalls, programs = store.host_stalls(), store.programs()
     machines = Machines(store.nodes(), store.replays())
     games = store.hand_results()
+    rules = load(meta.get("ruleset", DEFAULT))
 
     def write() -> Standings:
         st = compute()
         write_reports(config.out, st, entries, done, meta, dirs, stalls, programs, machines,
-                      games)
+                      games, stats=entry_stats(rules, done, dirs, n))
         return st
 
     return write

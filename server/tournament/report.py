@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from server.output import stats_page
 from server.output.pages import page, shown_paths, table_title
+from server.seam.bot_stats import BotStats
 from server.seam.registry import DEFAULT, load
 from server.tournament.exports import (
     CSV_ENCODING,
@@ -187,6 +189,26 @@ def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
         "host_stalls": host_stalls,
         **machines.as_json(),
     }
+
+
+def add_stats(data: dict[str, Any], standings: Standings, stats: Sequence[BotStats]) -> None:
+    """Each standings row of ``data`` gains its bot's ``"stats"`` (when they are known)."""
+    if not stats:
+        return
+    for row, s in zip(data["standings"], standings.rows, strict=True):
+        row["stats"] = stats[s.entry].as_json() if s.entry < len(stats) else None
+
+
+def stats_html(standings: Standings, entries: list[Entry], stats: Sequence[BotStats],
+               ruleset: str) -> str:
+    """The per-bot statistics section of tournament.html, in the standings' order."""
+    if not stats:
+        return ""
+    rules = load(ruleset)
+    rows = [s.entry for s in standings.rows if s.entry < len(stats)]
+    return stats_page.stats_section([entries[e].name for e in rows],
+                                    [stats[e].as_json() for e in rows],
+                                    unit=rules.stats_unit, fan=rules.win_worth)
 
 
 def write_csv(standings: Standings, path: Path) -> None:
@@ -503,10 +525,11 @@ table.h2h td { white-space: nowrap; }
 def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan],
               meta: dict[str, str], links: dict[tuple[int, int], str], host_stalls: int,
               programs: Sequence[ProgramRow] = (), machines: Machines = Machines(),
-              out: Path | None = None) -> str:
+              out: Path | None = None, stats_section: str = "") -> str:
     """tournament.html: what a class reads on a projector first (standings, chart,
     tables), the rest a click away; no path of the machine (``out``: the folder paths are
-    shown relative to) and no hash on the main view."""
+    shown relative to) and no hash on the main view; ``stats_section``: the per-bot
+    statistics, under the standings."""
     names = [e.name for e in entries]
     esc = html.escape
     unit = unit_of(meta.get("ruleset", DEFAULT))
@@ -539,6 +562,7 @@ def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan]
 cautious skill estimate from every table's order. Hover over a header for more.</p>
 <h2>Standings</h2>
 {standings_html(standings, unit)}
+{stats_section}
 <h2>Rating after each round</h2>
 {rating_chart(standings, names)}
 <h2>Head to head</h2>
@@ -555,9 +579,11 @@ def write_reports(out: Path, standings: Standings, entries: list[Entry],
                   log_dirs: dict[tuple[int, int], Path], host_stalls: int,
                   programs: Sequence[ProgramRow] = (),
                   machines: Machines = Machines(),
-                  games: Sequence[tuple[HandRow, str]] | None = None) -> list[Path]:
+                  games: Sequence[tuple[HandRow, str]] | None = None,
+                  stats: Sequence[BotStats] = ()) -> list[Path]:
     """standings.csv, standings.json, tournament.html and each match's report in ``out``;
-    with ``games`` (every hand or game row and its result) hands.csv or games.csv too."""
+    with ``games`` (every hand or game row and its result) hands.csv or games.csv too;
+    ``stats``: each entry's per-bot statistics (``server.tournament.bot_stats``)."""
     ruleset = meta.get("ruleset", DEFAULT)
     links = write_match_reports(out, plans, log_dirs, ruleset, [e.name for e in entries])
     write_csv(standings, out / "standings.csv")
@@ -566,12 +592,13 @@ def write_reports(out: Path, standings: Standings, entries: list[Entry],
         written.append(out / games_file(ruleset))
         write_games_csv(written[0], games, [e.name for e in entries],
                         [e.fill_in for e in entries], ruleset)
-    (out / "standings.json").write_text(
-        json.dumps(as_json(standings, entries, plans, meta, links, host_stalls, programs,
-                           machines, out), indent=1),
-        encoding="utf-8")
+    data = as_json(standings, entries, plans, meta, links, host_stalls, programs, machines,
+                   out)
+    add_stats(data, standings, stats)
+    (out / "standings.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    section = stats_html(standings, entries, stats, ruleset)
     (out / "tournament.html").write_text(
         html_page(standings, entries, plans, meta, links, host_stalls, programs, machines,
-                  out),
+                  out, section),
         encoding="utf-8")
     return [out / "standings.csv", *written, out / "standings.json", out / "tournament.html"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import trio
 
@@ -37,6 +37,13 @@ class Answered(Protocol):
 
 class TurnSeat(Protocol):
     async def ask(self, request: str) -> Answered: ...
+
+
+@runtime_checkable
+class MeasuredSeat(Protocol):
+    """A seat whose bot's own resources are known once its game is over (a process)."""
+
+    def resources(self) -> dict[str, float | None]: ...
 
 
 @dataclass(slots=True)

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import structlog
 
 from server.bots.processes import STDERR_TAIL
+from server.seam.bot_stats import SeatFacts, aggregate
 from server.seam.contract import (
     FaultNote,
     GameFollower,
@@ -36,7 +37,7 @@ from server.seam.contract import (
     TableRow,
     TurnRules,
 )
-from server.turns.driver import GameLog, TurnListener, TurnSeat, play_turns
+from server.turns.driver import GameLog, MeasuredSeat, TurnListener, TurnSeat, play_turns
 
 MATCH_FILE = "match.json"
 SCORESHEET = "scoresheet.csv"
@@ -71,6 +72,9 @@ class TurnMatch:
     header: Callable[[Any, GamePlan], dict[str, Any]] = lambda game, plan: {}
     live: LiveSink | None = None  # the match's live feed
     title: str = ""  # the match's title in its live feed
+    # The per-bot facts of a game's record (the ruleset's reader): match.json then gives
+    # each player's statistics (``server.seam.bot_stats``).
+    facts: Callable[[Mapping[str, Any]], list[SeatFacts]] | None = None
 
 
 @dataclass(slots=True)
@@ -122,15 +126,19 @@ async def play_game(match: TurnMatch, plan: GamePlan, on_turn: TurnListener | No
                               "about": plan.label, "names": names}
     log = GameLog()
     live = _Live(match, plan, game, names) if match.live is not None else None
+    seats: list[TurnSeat] = []
     try:
         async with AsyncExitStack() as stack:
-            seats = [await stack.enter_async_context(match.opener(
-                player, seat, plan, folder / f"seat{seat}.stderr" if folder else None))
-                for seat, player in enumerate(plan.order)]
+            for seat, player in enumerate(plan.order):
+                seats.append(await stack.enter_async_context(match.opener(
+                    player, seat, plan, folder / f"seat{seat}.stderr" if folder else None)))
             await play_turns(game, seats, on_turn if live is None else live.on_turn(on_turn),
                              log)
     finally:
         record.update(scores=game.scores, players=log.players, judge=log.judge)
+        if seats:  # each bot's own resources in the game (its processes are all gone now)
+            record["resources"] = [seat.resources() if isinstance(seat, MeasuredSeat)
+                                   else None for seat in seats]
         if folder is not None:  # a plain write: it holds no checkpoint to be cancelled at
             _write_json(folder / GAME_FILE, record)
     if live is not None:
@@ -232,8 +240,20 @@ async def run_turn_match(match: TurnMatch, on_game: GameListener | None = None,
     if root is not None:
         _write_json(root / MATCH_FILE, {**match_header(match), "completed": True,
                                         "standings": standings_json(result.standings,
-                                                                    match.players)})
+                                                                    match.players),
+                                        **player_stats(match, result.records)})
     return result
+
+
+def player_stats(match: TurnMatch, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``players`` with each one's statistics over ``records`` (nothing without the
+    ruleset's reader of facts)."""
+    if match.facts is None:
+        return {}
+    facts = [fact for record in records for fact in match.facts(record)]
+    stats = aggregate(facts, len(match.players))
+    return {"players": [{"name": p.name, "spec": p.spec, "stats": s.as_json()}
+                        for p, s in zip(match.players, stats, strict=True)]}
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ class ReportKind:
     game_line: Callable[[Mapping[str, Any], Sequence[str]], str]
     points: str = "points"  # the standings' ranking column
     subtitle: Callable[[Mapping[str, Any]], str] = lambda meta: ""
+    win_worth: str = "fan"  # what a win is worth, in the per-bot statistics' words
 
 
 def table(head: list[str], rows: list[list[str]]) -> str:
@@ -59,6 +60,7 @@ def write_report_files(kind: ReportKind, root: Path, out: Path, *, title: str = 
     it; how many games. ``title``, ``back``: a tournament's table ("Round 2, table 3 —
     ...", a link up to the tournament)."""
     from server.output.pages import back_link, output_root, page, stderr_excerpt
+    from server.output.stats_page import stats_section
     from server.turns.match import GAME_FILE, GAMES, MATCH_FILE
 
     try:
@@ -103,6 +105,8 @@ def write_report_files(kind: ReportKind, root: Path, out: Path, *, title: str = 
               str(r["games"]), str(r["wins"]), str(r["penalties"])] for r in standing]))
     else:
         body.append("<p>The match did not finish: no standings.</p>")
+    body.append(stats_section(names, [p.get("stats") for p in meta["players"]], unit="games",
+                              fan=kind.win_worth))
     body.append("<h2>Games</h2>" + table(["game", "wall, order", "seats 0-3", "result",
                                           "scores by seat"], rows))
     out.write_text(page(title or f"{kind.title} {root.name}",

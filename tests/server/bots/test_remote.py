@@ -220,13 +220,15 @@ def _normalised(folder: Path, names: Sequence[str]) -> dict[str, Any]:
         elif path.name == "events.jsonl":
             records = [json.loads(line) for line in text.splitlines()]
             for record in records:
-                for key in ("answer_ms", "timings", "host_stalls"):
+                for key in ("answer_ms", "timings", "host_stalls", "resources"):
                     record.pop(key, None)
             text = json.dumps(sorted(records, key=_input_order))
         elif path.name == "match.json":
             summary = json.loads(text)
             for player in summary["players"]:
                 player.pop("command")
+                for measured in ("answer_ms", "peak_memory_mb", "cpu_seconds"):
+                    player["stats"].pop(measured)  # a remote bot's process is not ours
             text = json.dumps(summary)
         out[rel] = text
     return out

@@ -222,12 +222,15 @@ def test_killed_and_resumed_gives_the_same_standings(uninterrupted: Path,
 
 
 def standings_of(folder: Path) -> tuple[object, list[list[str]]]:
-    """standings.json and standings.csv, less the host-stall counts, the BOTS path and
-    where the tables were played (the nodes, and tables played again on a cluster).
+    """standings.json and standings.csv, less the host-stall counts, the BOTS path,
+    where the tables were played (the nodes, and tables played again on a cluster) and
+    the bots' resources (answer times, memory, CPU time).
 
     Stalls count how often the machine, not a bot, held an answer up (and the
-    fine was lowered for it): they measure the run, not the players, and two
-    runs on a busy machine need not agree on them. Every other field must.
+    fine was lowered for it), and the resources how long and how much a bot's
+    processes ran: they measure the run, not the players, and two runs on a busy
+    machine need not agree on them. Every other field must (the per-bot statistics'
+    counts too: a resumed run has those of the tables played before it was killed).
     """
     data = json.loads((folder / "standings.json").read_text().replace(str(folder), ""))
     data.pop("host_stalls")
@@ -236,6 +239,8 @@ def standings_of(folder: Path) -> tuple[object, list[list[str]]]:
     data["settings"].pop("bots")  # where the bots file was: each run has its own
     for row in data["standings"]:
         row.pop("host_stalls")
+        for measured in ("answer_ms", "peak_memory_mb", "cpu_seconds"):
+            row["stats"].pop(measured)
     rows = list(csv.reader((folder / "standings.csv").read_text().splitlines()))
     k = rows[0].index("host_stalls")
     return data, [row[:k] + row[k + 1:] for row in rows]
