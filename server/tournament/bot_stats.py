@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from server.seam.bot_stats import BotStats, SeatFacts, aggregate
-from server.seam.contract import Ruleset
+from server.seam.contract import Ruleset, Unsupported
 from server.tournament.schedule import TablePlan
 
 # (round, table, folder) -> the table's facts by entry: a finished table never changes.
@@ -33,10 +33,14 @@ def table_facts(rules: Ruleset, plan: TablePlan, folder: Path) -> list[SeatFacts
 
 def entry_stats(rules: Ruleset, done: Sequence[TablePlan],
                 folders: Mapping[tuple[int, int], Path], n: int) -> list[BotStats]:
-    """Each of the ``n`` entries' statistics over the finished tables ``done``."""
+    """Each of the ``n`` entries' statistics over the finished tables ``done``; none (an
+    empty list: the reports leave the section out) for a ruleset without them."""
     facts: list[SeatFacts] = []
-    for plan in done:
-        folder = folders.get((plan.round, plan.table))
-        if folder is not None and folder.is_dir():
-            facts += table_facts(rules, plan, folder)
+    try:
+        for plan in done:
+            folder = folders.get((plan.round, plan.table))
+            if folder is not None and folder.is_dir():
+                facts += table_facts(rules, plan, folder)
+    except Unsupported:
+        return []
     return aggregate(facts, n)
