@@ -1,8 +1,9 @@
 """What the rulesets whose bots speak Botzone's protocol share (botzone, noi2014): how a
 bots file's entry is stored (``json:CMD`` or ``simple:CMD``, ``+keep-running`` before the
 colon for a bot with that setting: ``server.bots.botzone_io``), the house bot that fills
-a tournament's field, a tournament's stored settings, and how a game record or a match
-folder of theirs is found.
+a tournament's field, a tournament's stored settings, how a game record or a match
+folder of theirs is found, and what their per-bot statistics read alike (the records of
+a match's games, the times of the answers the platform took).
 
 Pure: no trio.
 """
@@ -38,6 +39,22 @@ def read_record(path: Path, accept: Callable[[object], bool]) -> dict[str, Any] 
     except OSError as exc:
         raise InputError(f"{file}: {exc.strerror}") from None
     return data if accept(data) else None
+
+
+def match_records(root: Path, find: Callable[[Path], dict[str, Any] | None],
+                  ) -> list[dict[str, Any]]:
+    """The record of every finished game in a match folder (``games/*``), in the order
+    played; ``find``: the ruleset's own reader of a game folder's record."""
+    games = root / "games"
+    folders = sorted(games.iterdir()) if games.is_dir() else []
+    return [record for folder in folders
+            if folder.is_dir() and (record := find(folder)) is not None]
+
+
+def answer_times(answers: Sequence[Mapping[str, Any] | None]) -> tuple[float, ...]:
+    """The time (ms) of each answer the platform took (verdict OK) of a seat's answers."""
+    return tuple(float(a["ms"]) for a in answers
+                 if a and a.get("verdict") == "OK" and a.get("ms") is not None)
 
 
 def is_match_folder(path: Path, ruleset: str) -> bool:

@@ -28,6 +28,7 @@ from typing import Any
 
 from rulesets.botzone import formats
 from rulesets.botzone.records import fault_causes, find_record
+from rulesets.botzone_bots import answer_times, match_records
 from server.seam.bot_stats import SeatFacts, fault_kind
 
 CLAIMED = frozenset({"CHI", "PENG"})
@@ -71,18 +72,11 @@ def game_facts(record: Mapping[str, Any]) -> list[SeatFacts]:
             on_discard=int(won and source is not None), dealt_in=int(source == seat),
             claims=claims[seat], fan=float(final.get("fanCnt") or 0) if won else None,
             faults=(fault_kind(causes[seat]),) if seat in causes else (),
-            answer_ms=tuple(float(a["ms"]) for a in answers
-                            if a and a.get("verdict") == "OK" and a.get("ms") is not None),
+            answer_ms=answer_times(answers),
             peak_memory_mb=used.get("peak_memory_mb"), cpu_seconds=used.get("cpu_seconds")))
     return facts
 
 
 def match_facts(root: Path) -> list[SeatFacts]:
     """Every finished game's facts in a match folder, in the order played."""
-    facts: list[SeatFacts] = []
-    games = root / "games"
-    for folder in sorted(games.iterdir()) if games.is_dir() else ():
-        record = find_record(folder) if folder.is_dir() else None
-        if record is not None:
-            facts += game_facts(record)
-    return facts
+    return [fact for record in match_records(root, find_record) for fact in game_facts(record)]

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rulesets.botzone_bots import answer_times, match_records
 from rulesets.noi2014 import formats
 from rulesets.noi2014.engine import VERDICT_SAID
 from rulesets.noi2014.records import find_record
@@ -73,18 +74,11 @@ def game_facts(record: Mapping[str, Any]) -> list[SeatFacts]:
             on_discard=wins[seat] - self_drawn[seat], dealt_in=dealt_in[seat],
             claims=claims[seat], fan=float(scores[seat]) if wins[seat] else None,
             faults=tuple(faults[seat]),
-            answer_ms=tuple(float(a["ms"]) for a in answers
-                            if a and a.get("verdict") == "OK" and a.get("ms") is not None),
+            answer_ms=answer_times(answers),
             peak_memory_mb=used.get("peak_memory_mb"), cpu_seconds=used.get("cpu_seconds")))
     return facts
 
 
 def match_facts(root: Path) -> list[SeatFacts]:
     """Every finished game's facts in a match folder, in the order played."""
-    facts: list[SeatFacts] = []
-    games = root / "games"
-    for folder in sorted(games.iterdir()) if games.is_dir() else ():
-        record = find_record(folder) if folder.is_dir() else None
-        if record is not None:
-            facts += game_facts(record)
-    return facts
+    return [fact for record in match_records(root, find_record) for fact in game_facts(record)]
