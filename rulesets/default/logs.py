@@ -29,6 +29,7 @@ from typing import Any
 
 from rulesets.default.engine.legacy_log import format_legacy_log
 from rulesets.default.engine.record import event_json, input_json, legacy_log
+from server.output.paths import write_atomic
 
 SCORESHEET_HEADER = [
     "Round", "Game", "Player0", "Player1", "Player2", "Player3", "Game ID", "Result",
@@ -110,12 +111,6 @@ def unfinished(folder: Path) -> str | None:
     return None
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 class MatchFiles:
     """Writes one match's folder."""
 
@@ -156,7 +151,7 @@ class MatchFiles:
         self._sheet.close()
 
     def write_match(self, summary: dict[str, Any]) -> None:
-        _write_atomic(self.root / "match.json",
+        write_atomic(self.root / "match.json",
                       json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
 
 

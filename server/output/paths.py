@@ -4,10 +4,14 @@ A file where a folder is wanted, a folder where a file is, a parent that is
 a file, a folder nobody may write in: each is a ``PathError`` that names the
 option, the path and what is wrong with it, in one line (``server.seam.errors``).
 Folders to write in are made, with their parents, as ``mkdir -p`` would.
+
+``write_atomic``: a file others read while it is rewritten (match.json, standings.json,
+a hand-in's current.json) is replaced whole, never seen half written.
 """
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -66,3 +70,17 @@ def output_file(path: Path, what: str) -> Path:
     if (why := _cannot_write(path.parent)) is not None:
         raise PathError(f"{what} {path}: cannot write in {path.parent} ({why})")
     return path
+
+
+def write_atomic(path: Path, text: str, *, mode: int = 0o644, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` through a new file beside it renamed over it, so a reader
+    sees the old file or the new one, never a part; the new file gets ``mode``."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+            f.write(text)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -31,6 +31,7 @@ from typing import Any
 
 from server.output import stats_page
 from server.output.pages import page, shown_paths, table_title
+from server.output.paths import write_atomic
 from server.seam.bot_stats import BotStats
 from server.seam.registry import DEFAULT, load
 from server.tournament.exports import (
@@ -595,10 +596,9 @@ def write_reports(out: Path, standings: Standings, entries: list[Entry],
     data = as_json(standings, entries, plans, meta, links, host_stalls, programs, machines,
                    out)
     add_stats(data, standings, stats)
-    (out / "standings.json").write_text(json.dumps(data, indent=1), encoding="utf-8")
+    write_atomic(out / "standings.json", json.dumps(data, indent=1))
     section = stats_html(standings, entries, stats, ruleset)
-    (out / "tournament.html").write_text(
-        html_page(standings, entries, plans, meta, links, host_stalls, programs, machines,
-                  out, section),
-        encoding="utf-8")
+    write_atomic(out / "tournament.html",
+                 html_page(standings, entries, plans, meta, links, host_stalls, programs,
+                           machines, out, section))
     return [out / "standings.csv", *written, out / "standings.json", out / "tournament.html"]

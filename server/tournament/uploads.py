@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from server.output.paths import write_atomic
 
 HANDINS = "handins"  # OUT/handins/
 CURRENT = "current.json"  # OUT/handins/<name>/current.json
@@ -85,15 +86,6 @@ def write_current(out: Path, name: str, n: int, command: Sequence[str], report: 
     a table starting meanwhile reads the old one or the new one)."""
     folder = student_dir(out, name)
     path = folder / CURRENT
-    fd, tmp = tempfile.mkstemp(prefix=".current-", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump({"n": n, "command": list(command), "at": time.time(), "report": report},
-                      f, ensure_ascii=False, indent=1)
-            f.write("\n")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, json.dumps({"n": n, "command": list(command), "at": time.time(),
+                                   "report": report}, ensure_ascii=False, indent=1) + "\n")
     return path

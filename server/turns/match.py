@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from typing import Any, Protocol
 import structlog
 
 from server.bots.processes import STDERR_TAIL
+from server.output.paths import write_atomic
 from server.seam.bot_stats import SeatFacts, aggregate
 from server.seam.contract import (
     FaultNote,
@@ -95,9 +95,7 @@ def game_dir(root: Path, plan: GamePlan) -> Path:
 
 
 def _write_json(path: Path, value: object) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(value, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(value, ensure_ascii=False, indent=1) + "\n")
 
 
 def match_header(match: TurnMatch) -> dict[str, Any]:

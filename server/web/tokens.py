@@ -23,16 +23,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import re
 import secrets
 import sqlite3
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.output.paths import write_atomic
 from server.seam.errors import InputError
 from server.tournament.uploads import HANDINS
 
@@ -155,16 +154,7 @@ def save_tokens(out: Path, records: dict[str, TokenRecord]) -> None:
     data = {"version": 1, "tokens": {
         r.name: {"id": r.id, "salt": r.salt, "hash": r.hash, "iterations": r.iterations,
                  "made": r.made} for r in sorted(records.values(), key=lambda r: r.name)}}
-    fd, tmp = tempfile.mkstemp(prefix=".tokens-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-            f.write("\n")
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600)
 
 
 def _hash(secret: str, salt: bytes, iterations: int) -> bytes:
