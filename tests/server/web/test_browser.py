@@ -126,11 +126,13 @@ def test_a_tournament_watched_live_and_after_and_a_botzone_game(tmp_path: Path) 
 
 
 def bots_toml(folder: Path) -> Path:
-    """Four students: three sample bots, and dave's, which crashes in every hand."""
+    """Four students: two sample bots, carol's, which takes 0.2 s over each discard (so
+    that a hand lasts long enough to be watched however fast or busy the machine is: the
+    page must catch a hand in play), and dave's, which crashes in every hand."""
     py = sys.executable
     bots = {"alice": ["sample_ai/greedy.py", "--seed", "1"],
             "bob": ["sample_ai/random_bot.py", "--seed", "2"],
-            "carol": ["sample_ai/greedy.py", "--seed", "3"],
+            "carol": ["tests/bots/slow.py", "--delay", "0.2"],
             "dave": ["tests/bots/crash_mid_hand.py", "6"]}
     path = folder / "bots.toml"
     path.write_text("".join(
