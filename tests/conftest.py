@@ -41,7 +41,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = item.path.resolve().relative_to(TESTS).as_posix()
         group = groups[item.nodeid] = "ray" if name in RAY_FILES else name
         item.add_marker(pytest.mark.xdist_group(group))
-    # The workers take the groups in the order they are first collected: by file name,
+    # The workers take the groups in the order they are first collected: the longest
+    # files first (``LONGEST``, measured), so that no long file starts when the other
+    # worker is nearly done and the suite's end waits for it alone; then by file name,
     # whatever the folder, as the suite ran when it was one folder (measured: the files
     # that start many processes then seldom run side by side).
-    items.sort(key=lambda item: (item.path.name, groups[item.nodeid]))
+    items.sort(key=lambda item: (LONGEST.get(groups[item.nodeid], len(LONGEST)),
+                                 item.path.name, groups[item.nodeid]))
+
+
+# The groups that take longest, longest first (seconds on one worker of the 2-core CI
+# machine, from ``pytest --durations``): botzone's recorded games replayed live (about
+# 300 s), then the Ray files, the default ruleset's end-to-end matches, the Botzone sample
+# bots' games, NOI 2014's whole Swiss, the tournaments (about 100 to 150 s each).
+LONGEST = {group: rank for rank, group in enumerate((
+    "rulesets/botzone/test_match.py", "ray", "rulesets/default/test_match_e2e.py",
+    "sample_ai/test_botzone_sample_ai.py", "rulesets/noi2014/test_swiss.py",
+    "server/tournament/test_tournament.py", "rulesets/noi2014/test_match.py",
+    "rulesets/botzone/test_commands.py", "server/bots/test_hostile.py",
+    "server/web/test_browser.py", "rulesets/default/engine/test_hand_properties.py"))}
