@@ -102,6 +102,8 @@ def fault_line(where: str, who: str, cause: str, stderr_tail: bytes | None = Non
         return line + "; nothing on its stderr"
     kept = f"all of it in {stderr_path}" if stderr_path is not None \
         else "not kept: -d keeps it in the log folder"
+    if cause.endswith(f"its stderr ends: {said}"):  # the cause quotes it (Botzone's RE)
+        return line + f" ({kept})"
     return line + f"; its stderr ends: {said} ({kept})"
 
 

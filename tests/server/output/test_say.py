@@ -70,6 +70,11 @@ def test_a_fault_line_names_where_who_why_and_the_bots_last_stderr_line() -> Non
         "the log folder)"
     assert fault_line("hand 1", "P0", "no-join: no connection", None, None) == \
         "hand 1: P0 faulted: no-join: no connection"  # a remote seat: no stderr here
+    # A cause that already ends with the line (a Botzone or NOI bot's RE) is not repeated.
+    assert fault_line("r1t1 game 2", "crash", "RE: exit status 1; its stderr ends: boom",
+                      b"Traceback\nboom\n", path) == (
+        "r1t1 game 2: crash faulted: RE: exit status 1; its stderr ends: boom "
+        "(all of it in logs/m/001-ab/seat2.stderr)")
 @pytest.mark.parametrize(("exc", "text"), [
     (StopIteration(), "StopIteration"),
     (ValueError(""), "ValueError"),
