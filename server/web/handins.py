@@ -57,6 +57,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from server.bots.leftovers import stop_earlier_bots
 from server.bots.remote import PREFIX as REMOTE
 from server.output.pages import page
 from server.seam.errors import InputError
@@ -514,6 +515,9 @@ async def run_check(root: Path, name: str, command: Sequence[str], dest: Path,
                                         capture_stdout=True, capture_stderr=True,
                                         start_new_session=True, deliver_cancel=_kill_group)
     if result is None:
+        # Stopped: what it had started and not yet stopped when it was killed (a bot
+        # runs in its own process group) carries its run id, now that of a server gone.
+        await trio.to_thread.run_sync(stop_earlier_bots)
         return 3, (f"check-bot took longer than {settings.check_timeout:g} s and was "
                    "stopped: does the bot answer at all?")
     text = result.stdout.decode("utf-8", "replace")
@@ -530,7 +534,7 @@ async def _kill_group(process: trio.Process) -> None:
     """Stop check-bot and every bot it started: its process group, terminate, then kill."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGTERM)
-    with trio.move_on_after(2.0):
+    with trio.move_on_after(5.0):  # check-bot stops its bots on SIGTERM
         await process.wait()
         return
     with contextlib.suppress(ProcessLookupError):
