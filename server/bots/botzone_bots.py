@@ -85,6 +85,7 @@ from server.bots.botzone_io import (
     parse_spec,
     split_marker,
 )
+from server.bots.leftovers import scratch_prefix
 from server.bots.processes import STDERR_CAP, ProcessPeer, resources_json, start_bot
 from server.bots.sandbox import (
     TAG_VARIABLE,
@@ -278,7 +279,10 @@ class BotzoneBot:
             if self._work is None:
                 root = self._work_root or Path(tempfile.gettempdir())
                 root.mkdir(parents=True, exist_ok=True)
-                self._work = Path(tempfile.mkdtemp(prefix="botzone-bot-", dir=root))
+                # Stamped with this process (leftovers.scratch_prefix): a server killed
+                # outright leaves it, and the next start on the machine removes it.
+                self._work = Path(tempfile.mkdtemp(prefix=scratch_prefix("mahjong-bots-"),
+                                                   dir=root))
             cwd = self._work
         peer = await start_bot(argv, self.label, None, cwd, env=env,
                                limits=self._process_limits, tag=tag,
