@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -113,11 +113,10 @@ class LiveFeed:
             self._file = None
 
 
-def read_new(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-    """The records of the feed at ``path`` from byte ``offset`` on, and the offset after
-    the last whole line read (give it back to read what comes next). A last line
-    without its newline is being written: it is left for the next call. A line that is
-    not a JSON object (a feed cut by a crash) is skipped. No file yet: nothing."""
+def read_lines(path: Path, offset: int = 0) -> tuple[list[bytes], int]:
+    """The whole lines of the feed at ``path`` from byte ``offset`` on, and the offset
+    after the last of them (give it back to read what comes next). A last line without
+    its newline is being written: it is left for the next call. No file yet: nothing."""
     try:
         with open(path, "rb") as f:
             f.seek(offset)
@@ -125,15 +124,28 @@ def read_new(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
     except FileNotFoundError:
         return [], offset
     end = data.rfind(b"\n") + 1
+    return data[:end].splitlines(), offset + end
+
+
+def parse_records(lines: Iterable[bytes]) -> list[dict[str, Any]]:
+    """The records of a feed's lines; a line that is not a JSON object (a feed cut by a
+    crash) is skipped."""
     records = []
-    for line in data[:end].splitlines():
+    for line in lines:
         try:
             value = json.loads(line)
         except ValueError:
             continue
         if isinstance(value, dict):
             records.append(value)
-    return records, offset + end
+    return records
+
+
+def read_new(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+    """The records of the feed at ``path`` from byte ``offset`` on, and the offset after
+    the last whole line read (``read_lines``, ``parse_records``)."""
+    lines, offset = read_lines(path, offset)
+    return parse_records(lines), offset
 
 
 def read_feed(path: Path) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from server.output.live import parse_records, read_lines
 from server.web.folders import (
     FEED,
     MATCH,
@@ -71,28 +72,15 @@ class Feed:
         if stat.st_size == self.offset:
             return [], reset
         try:
-            with self.path.open("rb") as f:
-                f.seek(self.offset)
-                chunk = f.read(stat.st_size - self.offset)
+            lines, self.offset = read_lines(self.path, self.offset)
         except OSError:
             return [], reset
-        if b"\n" not in chunk:
-            return [], reset
-        whole, _, _ = chunk.rpartition(b"\n")
-        self.offset += len(whole) + 1
-        lines = whole.split(b"\n")
         last_step = max((i for i, line in enumerate(lines) if _STEP.match(line)), default=-1)
-        records: list[dict[str, Any]] = []
-        for i, line in enumerate(lines):
-            if i != last_step and _STEP.match(line):
-                continue  # a later picture replaces it
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(record, dict):
-                self.apply(record)
-                records.append(record)
+        # Of a run of pictures only the last is parsed: a later picture replaces it.
+        records = parse_records(line for i, line in enumerate(lines)
+                                if i == last_step or not _STEP.match(line))
+        for record in records:
+            self.apply(record)
         return records, reset
 
     def apply(self, record: dict[str, Any]) -> None:
