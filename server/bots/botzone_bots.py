@@ -132,7 +132,8 @@ class BotzoneBot:
 
     def __init__(self, spec: BotzoneSpec, label: str, limits: BotzoneLimits,
                  nursery: trio.Nursery, *, sandbox: str = "none", globaldata: str = "",
-                 stderr_path: Path | None = None, work_root: Path | None = None) -> None:
+                 stderr_path: Path | None = None, work_root: Path | None = None,
+                 hide: Sequence[Path] = ()) -> None:
         if sandbox not in ("none", "bwrap"):
             raise ValueError(f"unknown sandbox {sandbox!r}")
         self.spec = spec
@@ -153,6 +154,7 @@ class BotzoneBot:
         self._stderr_path = stderr_path
         self._stderr_bytes = 0
         self._work_root = work_root
+        self._hide = tuple(hide)  # masked in the sandbox (server.bots.sandbox.bwrap_argv)
         self._work: Path | None = None
         self._bwrap: str | None = bwrap_path() if sandbox == "bwrap" else None
         self._process_limits = BotLimits(limits.memory_mb, limits.cpu_seconds, limits.file_mb)
@@ -274,7 +276,7 @@ class BotzoneBot:
         argv = absolute_argv(self.spec.argv)
         cwd: Path | None = None
         if self._bwrap is not None:
-            argv = bwrap_argv(argv, self._process_limits, self._bwrap)
+            argv = bwrap_argv(argv, self._process_limits, self._bwrap, hide=self._hide, tag=tag)
         else:
             if self._work is None:
                 root = self._work_root or Path(tempfile.gettempdir())
@@ -450,20 +452,22 @@ async def _close(process: _Process) -> None:
 async def open_botzone_bot(spec: BotzoneSpec, label: str,
                            limits: BotzoneLimits | None = None, *, sandbox: str = "none",
                            globaldata: str = "", stderr_path: Path | None = None,
-                           work_root: Path | None = None) -> AsyncIterator[BotzoneBot]:
+                           work_root: Path | None = None, hide: Sequence[Path] = ()
+                           ) -> AsyncIterator[BotzoneBot]:
     """A Botzone bot for one game; every process it started is gone when this ends.
 
     ``sandbox`` is "none" or "bwrap" (``server.bots.sandbox``); ``globaldata`` is what
     the bot left in the match's previous game (read ``bot.globaldata`` after);
     ``stderr_path`` keeps the first MB of the game's stderr; ``work_root`` is
-    where the bot's working folder goes (a temporary folder by default).
+    where the bot's working folder goes (a temporary folder by default); ``hide``:
+    folders masked in the sandbox (``server.bots.seats.Sandbox.hide``).
     """
     bot: BotzoneBot | None = None
     try:
         async with trio.open_nursery() as nursery:
             bot = BotzoneBot(spec, label, limits or BotzoneLimits(), nursery, sandbox=sandbox,
                              globaldata=globaldata, stderr_path=stderr_path,
-                             work_root=work_root)
+                             work_root=work_root, hide=hide)
             try:
                 yield bot
             finally:
@@ -478,11 +482,12 @@ class Bots:
     ``globaldata`` each leaves for its next game of the match."""
 
     def __init__(self, specs: Sequence[str], limits: BotzoneLimits, sandbox: str = "none",
-                 work_root: Path | None = None) -> None:
+                 work_root: Path | None = None, hide: Sequence[Path] = ()) -> None:
         self.specs = [parse_spec(spec) for spec in specs]
         self.limits = limits
         self.sandbox = sandbox
         self.work_root = work_root
+        self.hide = tuple(hide)
         self.globaldata: list[str] = ["" for _ in specs]
 
     @classmethod
@@ -520,7 +525,7 @@ class Bots:
                                cpu_seconds=sandbox.limits.cpu_seconds,
                                file_mb=sandbox.limits.file_mb, dialect=dialect)
         return cls([command[0] for _, command in table.players], limits, sandbox.kind,
-                   sandbox.work_dir)
+                   sandbox.work_dir, sandbox.hide)
 
     @asynccontextmanager
     async def opener(self, player: int, seat: int, plan: GamePlan,
@@ -528,7 +533,8 @@ class Bots:
         """A turn match's ``SeatOpener``: player ``player``'s bot for one game."""
         async with open_botzone_bot(self.specs[player], f"player {player + 1}", self.limits,
                                     sandbox=self.sandbox, globaldata=self.globaldata[player],
-                                    stderr_path=stderr, work_root=self.work_root) as bot:
+                                    stderr_path=stderr, work_root=self.work_root,
+                                    hide=self.hide) as bot:
             try:
                 yield bot
             finally:

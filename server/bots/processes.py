@@ -20,7 +20,6 @@ import os
 import shlex
 import shutil
 import signal
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +31,7 @@ from protocol.bot_errors import Reports
 from server.bots import leftovers, memlimit
 from server.bots.leftovers import RUN_VARIABLE
 from server.bots.memlimit import MemoryGuard
-from server.bots.sandbox import BotLimits, LiveBots, describe_exit, sweep
+from server.bots.sandbox import BotLimits, LiveBots, bot_environment, describe_exit, sweep
 from server.bots.scripts import script_of, shebang_problem
 from server.bots.spawn import BotProcess, open_bot_process
 
@@ -49,34 +48,6 @@ _starting: dict[str, int] = {}
 
 class BotCommandError(ValueError):
     """An AI argument that names no runnable program."""
-
-
-def server_venv() -> Path | None:
-    """The virtual environment the server runs from, if it runs from one."""
-    if sys.prefix == sys.base_prefix:
-        return None
-    venv = Path(sys.prefix)
-    return venv if (venv / "bin").is_dir() else None
-
-
-def bot_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment bots run in: ``base`` (the server's own by default), as if the
-    server's virtual environment were activated.
-
-    A student's ``#!/usr/bin/env python3`` or ``python3 bot.py`` then finds the
-    Python that has this repository's packages, whether or not whoever started
-    the server had activated it; a program named by absolute path is run as named.
-    """
-    env = dict(os.environ if base is None else base)
-    venv = server_venv()
-    if venv is None:
-        return env
-    bin_dir = str(venv / "bin")
-    rest = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if p != bin_dir]
-    env["PATH"] = os.pathsep.join([bin_dir, *rest])
-    env["VIRTUAL_ENV"] = str(venv)
-    env.pop("PYTHONHOME", None)  # as activate does: it would point the venv's Python elsewhere
-    return env
 
 
 def parse_command(spec: str) -> list[str]:

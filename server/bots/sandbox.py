@@ -129,7 +129,49 @@ def _stderr_cause(tail: bytes) -> str | None:
     return None
 
 
-# --- bubblewrap --------------------------------------------------------------------------
+# --- bubblewrap: deny by default ------------------------------------------------------
+
+NOBODY = 65534  # the bot's uid and gid inside the sandbox ("nobody": owns no file)
+SETPRIV = "/usr/bin/setpriv"  # util-linux: drops root's identity inside the sandbox
+SYSTEM = "/usr"  # the system's programs and libraries, read-only
+MERGED_USR = ("/bin", "/lib", "/lib32", "/lib64", "/libx32", "/sbin")
+# What the runtimes read in /etc: the dynamic linker's cache and configuration, the
+# alternatives links (java, c++ ...), the time zone, the JDK's configuration (java-*).
+ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime")
+ETC_PATTERNS = ("java-*",)
+# The project's packages, which sample bots import from the repository (each package's
+# folder, never the repository root: that holds the logs, tests and anything beside).
+PROJECT_PACKAGES = ("protocol", "scoring", "sample_ai", "server", "rulesets")
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+def server_venv() -> Path | None:
+    """The virtual environment the server runs from, if it runs from one."""
+    if sys.prefix == sys.base_prefix:
+        return None
+    venv = Path(sys.prefix)
+    return venv if (venv / "bin").is_dir() else None
+
+
+def bot_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment bots run in: ``base`` (the server's own by default), as if the
+    server's virtual environment were activated.
+
+    A student's ``#!/usr/bin/env python3`` or ``python3 bot.py`` then finds the
+    Python that has this repository's packages, whether or not whoever started
+    the server had activated it; a program named by absolute path is run as named.
+    Under bwrap the bot gets none of it but PATH's venv folder (``bwrap_argv``).
+    """
+    env = dict(os.environ if base is None else base)
+    venv = server_venv()
+    if venv is None:
+        return env
+    bin_dir = str(venv / "bin")
+    rest = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if p != bin_dir]
+    env["PATH"] = os.pathsep.join([bin_dir, *rest])
+    env["VIRTUAL_ENV"] = str(venv)
+    env.pop("PYTHONHOME", None)  # as activate does: it would point the venv's Python elsewhere
+    return env
 
 
 def bwrap_path() -> str:
@@ -137,58 +179,237 @@ def bwrap_path() -> str:
     path = shutil.which("bwrap")
     if path is None:
         raise SandboxError("--sandbox bwrap: bubblewrap is not installed (no 'bwrap' on PATH); "
-                           "install it (apt-get install bubblewrap) or use --sandbox none")
+                           "install it (apt-get install bubblewrap), or use --sandbox none "
+                           "to run the bots' code as yourself")
     return path
 
 
-def _tmp_roots(paths: Iterable[str]) -> list[str]:
-    """Top folders under /tmp that the bot's program, the server or its Python live in.
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
-    The sandbox's private /tmp would hide them; they are bound back read-only.
-    """
-    roots: set[str] = set()
-    for text in paths:
-        if not os.path.isabs(text):
+
+def _depth(path: str) -> int:
+    return len(Path(path).parts)
+
+
+def _is_system(path: str) -> bool:
+    """Whether ``path`` is already in the sandbox as part of the read-only system."""
+    first = "/" + Path(path).parts[1] if _depth(path) > 1 else "/"
+    return (first == SYSTEM or first in MERGED_USR) and _within(os.path.realpath(path), SYSTEM)
+
+
+def _install_of(program: str) -> str:
+    """The folder a program installed outside the system lives in: ``PREFIX`` for
+    ``PREFIX/bin/NAME``, else the program's folder."""
+    folder = os.path.dirname(program)
+    return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
+
+
+def _resolve_program(program: str) -> str:
+    """argv[0] as the bot environment's PATH finds it (a name), or as given (a path)."""
+    if "/" in program:
+        return os.path.abspath(program)
+    return shutil.which(program, path=bot_environment().get("PATH")) or program
+
+
+def _project_folders() -> list[str]:
+    root = Path(__file__).resolve().parents[2]
+    return [str(root / name) for name in PROJECT_PACKAGES if (root / name).is_dir()]
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):  # a name too long, a NUL: not a file
+        return False
+
+
+def _program_folders(argv: list[str]) -> list[str]:
+    """The bot's own folders: every word after argv[0] that names an existing file (its
+    folder) or folder (itself), and argv[0]'s folder when it is a path; each also as
+    its links resolve, so a linked script still finds its folder."""
+    words = argv[1:] + ([argv[0]] if "/" in argv[0] else [])
+    found: list[str] = []
+    for word in words:
+        if not os.path.isabs(word) or not _exists(Path(word)):
             continue
-        for path in (Path(text), Path(text).resolve()):
-            parts = path.parts
-            if len(parts) > 2 and parts[1] == "tmp":
-                roots.add(str(Path(*parts[:3])))
-    return sorted(roots)
+        for path in (os.path.abspath(word), os.path.realpath(word)):
+            found.append(path if os.path.isdir(path) else os.path.dirname(path))
+    return found
 
 
-def bwrap_argv(argv: Iterable[str], limits: BotLimits, bwrap: str = "bwrap") -> list[str]:
-    """``argv`` run under bubblewrap: read-only system, private /tmp, no network."""
+def sandbox_binds(argv: list[str]) -> list[str]:
+    """The host folders (and files) bound read-only for ``argv``, beyond the system:
+    /etc's runtime entries, the interpreter's install, the server's Python (its venv
+    and the Python that venv is made from), the project's packages, the bot's folders."""
+    program = argv[0]
+    sources = [str(Path("/etc") / name) for name in ETC_ENTRIES]
+    for pattern in ETC_PATTERNS:
+        sources += sorted(str(p) for p in Path("/etc").glob(pattern))
+    if "/" not in program:  # found on PATH: the whole install (its libraries beside it)
+        resolved = _resolve_program(program)
+        if os.path.isabs(resolved):
+            sources += [_install_of(resolved), _install_of(os.path.realpath(resolved))]
+    sources += [sys.prefix, sys.base_prefix, _install_of(os.path.realpath(sys.executable))]
+    sources += _project_folders()
+    sources += _program_folders(argv)
+    return [os.path.abspath(s) for s in sources if os.path.isabs(s) and os.path.lexists(s)]
+
+
+def bwrap_argv(argv: Iterable[str], limits: BotLimits, bwrap: str = "bwrap", *,
+               hide: Iterable[Path | str] = (), tag: str | None = None) -> list[str]:
+    """``argv`` under bubblewrap, deny by default: the bot sees only what it needs.
+
+    Its file system is empty but for what is bound read-only: the system (/usr and
+    the merged-usr links), a few entries of /etc, the interpreter its argv[0] names
+    and its install, the server's Python (venv and base), the project's package
+    folders (a sample bot imports them from the repository) and the bot's own
+    folders (``_program_folders``). Every folder bwrap creates for those binds is
+    made 0755 (bwrap would make them 0700, which the bot's uid cannot cross). The
+    output folder, hand-ins, tokens, BOTS, home folders and other programs are
+    never bound; ``hide`` names folders masked by an empty read-only tmpfs where
+    they lie inside a bound folder (a program folder that holds the output).
+
+    It also gets a fresh /dev and /proc, a private /tmp (mode 1777, capped at the
+    file limit) as its working folder, an environment of PATH, HOME, TMPDIR, LANG
+    and its ``tag`` (``TAG_VARIABLE``) only, its own network (none), PID, IPC, UTS
+    and cgroup namespaces and session, and it dies with the server. Its identity:
+    as root, ``setpriv`` makes it uid/gid 65534 with no groups and no capabilities
+    (no user namespace: root can set ids without one); otherwise a user namespace
+    maps the server's user to 65534 with every capability dropped.
+    """
     argv = list(argv)
-    scratch = [] if limits.file_mb is None else ["--size", str(limits.file_mb * MB)]
-    rebind = [arg for root in _tmp_roots([*argv, os.getcwd(), sys.prefix, sys.executable])
-              if os.path.exists(root) for arg in ("--ro-bind", root, root)]
-    return [
-        bwrap,
-        "--ro-bind", "/", "/",
-        "--dev", "/dev",
-        "--proc", "/proc",
-        *scratch, "--tmpfs", "/tmp",
-        *rebind,
-        "--chdir", "/tmp",
-        "--unshare-all",  # network, PID, IPC, UTS, cgroup (and user where it can)
-        "--cap-drop", "ALL",
-        "--die-with-parent",
-        "--",
-        *argv,
-    ]
+    if not argv:
+        raise ValueError("an empty command")
+    if "/" not in argv[0]:
+        argv[0] = _resolve_program(argv[0])
+    hidden = [os.path.abspath(h) for h in hide]
+    out: list[str] = [bwrap]
+    # The system: /usr and its merged-usr links as they are on the host.
+    out += ["--ro-bind", SYSTEM, SYSTEM]
+    for link in MERGED_USR:
+        if os.path.islink(link):
+            out += ["--symlink", os.readlink(link), link]
+        elif os.path.isdir(link):
+            out += ["--ro-bind", link, link]
+    out += ["--dev", "/dev", "--proc", "/proc"]
+    out += ["--perms", "1777", *(["--size", str(limits.file_mb * MB)] if limits.file_mb else []),
+            "--tmpfs", "/tmp"]
+    out += _mounts(sandbox_binds(argv), hidden)
+    venv = server_venv()
+    path = f"{venv / 'bin'}:{SYSTEM_PATH}" if venv is not None else SYSTEM_PATH
+    out += ["--chdir", "/tmp", "--clearenv", "--setenv", "PATH", path,
+            "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+            "--setenv", "LANG", "C.UTF-8"]
+    if tag is not None:
+        out += ["--setenv", TAG_VARIABLE, tag]
+    out += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+    if os.geteuid() == 0:
+        out += ["--", SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+    else:
+        out += ["--unshare-user", "--uid", str(NOBODY), "--gid", str(NOBODY),
+                "--cap-drop", "ALL", "--"]
+    return out + argv
+
+
+def _mounts(sources: list[str], hidden: list[str]) -> list[str]:
+    """The bwrap arguments that bind ``sources`` read-only and mask ``hidden``, in
+    an order that works: shallow before deep, every missing parent made 0755.
+
+    A path is in the sandbox as the host has it when the deepest mount that holds it
+    is a bind (or it is part of the system); under an empty tmpfs (/tmp, a mask) or
+    the sandbox's bare root, its parents must be made first.
+    """
+    layers: list[tuple[str, str]] = [("/tmp", "tmpfs")]  # (path, "bind" | "tmpfs")
+    made: set[str] = set()
+
+    def as_on_host(path: str) -> bool:
+        if _is_system(path):
+            return True
+        holders = [(p, kind) for p, kind in layers if _within(path, p)]
+        if not holders:
+            return False
+        deepest, kind = max(holders, key=lambda layer: _depth(layer[0]))
+        return kind == "bind" or deepest == path
+
+    out: list[str] = []
+    masks: list[str] = []
+    for path in sorted(set(sources) | set(hidden), key=lambda p: (_depth(p), p)):
+        if path in hidden:
+            if not (os.path.isdir(path) and as_on_host(path) and not _is_system(path)
+                    and path not in (p for p, _ in layers)):
+                continue  # not visible in the sandbox: nothing to mask
+            kind = "tmpfs"
+            masks.append(path)
+        elif as_on_host(path):
+            continue
+        else:
+            kind = "bind"
+        for parent in reversed(Path(path).parents):
+            folder = str(parent)
+            if folder != "/" and folder not in made and not as_on_host(folder):
+                out += ["--perms", "0755", "--dir", folder]
+                made.add(folder)
+        out += ["--ro-bind", path, path] if kind == "bind" else \
+            ["--perms", "0555", "--tmpfs", path]
+        layers.append((path, kind))
+    for path in masks:
+        out += ["--remount-ro", path]
+    return out
+
+
+def _sandbox_advice(said: str) -> str:
+    """What to do when bwrap cannot start here, from its words and this machine."""
+    advice = []
+    if not os.path.exists(SETPRIV) and os.geteuid() == 0:
+        advice.append(f"install util-linux (it gives {SETPRIV}, which drops root's identity)")
+    lowered = said.lower()
+    if "namespace" in lowered or "permission" in lowered or "not permitted" in lowered:
+        if os.geteuid() != 0:
+            advice.append("enable unprivileged user namespaces (sysctl -w "
+                          "kernel.unprivileged_userns_clone=1 and user.max_user_namespaces="
+                          "15000; on Ubuntu 23.10 and later also "
+                          "kernel.apparmor_restrict_unprivileged_userns=0)")
+        if _in_container():
+            advice.append("inside a container, start the container with namespaces allowed "
+                          "(docker run --security-opt seccomp=unconfined --security-opt "
+                          "apparmor=unconfined --cap-add SYS_ADMIN, or --privileged)")
+    advice.append("or use --sandbox none to run the bots' code as yourself (it can then "
+                  "read and write whatever you can)")
+    return "; ".join(advice)
+
+
+def _in_container() -> bool:
+    if os.path.exists("/.dockerenv") or os.path.exists("/run/.containerenv"):
+        return True
+    try:
+        text = Path("/proc/1/cgroup").read_text()
+    except OSError:
+        return False
+    return any(word in text for word in ("docker", "kubepods", "containerd", "lxc"))
 
 
 def check_bwrap(limits: BotLimits) -> None:
-    """Start one trivial sandbox; a SandboxError with bwrap's own words if it fails."""
-    argv = bwrap_argv(["/bin/true"], limits, bwrap_path())
+    """Start one trivial sandbox with the real policy; if it fails, a SandboxError with
+    bwrap's own words and what to do about it."""
+    bwrap = bwrap_path()
+    if os.geteuid() == 0 and not os.path.exists(SETPRIV):
+        raise SandboxError(f"--sandbox bwrap: {SETPRIV} is missing, and as root a bot "
+                           f"needs it to run as nobody; {_sandbox_advice('')}")
+    argv = bwrap_argv(["/bin/true"], limits, bwrap)
     try:
-        done = subprocess.run(argv, capture_output=True, timeout=10, check=False)
+        done = subprocess.run(argv, capture_output=True, timeout=10, check=False,
+                              env={"PATH": SYSTEM_PATH})
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SandboxError(f"--sandbox bwrap: bubblewrap cannot start: {exc}") from None
+        raise SandboxError(f"--sandbox bwrap: bubblewrap cannot start: {exc}; "
+                           f"{_sandbox_advice(str(exc))}") from None
     if done.returncode != 0:
         said = done.stderr.decode(errors="replace").strip() or f"exit status {done.returncode}"
-        raise SandboxError(f"--sandbox bwrap: bubblewrap cannot start a sandbox here: {said}")
+        said = " ".join(said.split())
+        raise SandboxError(f"--sandbox bwrap: bubblewrap cannot start a sandbox here: {said}; "
+                           f"{_sandbox_advice(said)}")
 
 
 def absolute_argv(argv: Iterable[str], cwd: Path | None = None) -> list[str]:
@@ -207,13 +428,6 @@ def absolute_argv(argv: Iterable[str], cwd: Path | None = None) -> list[str]:
         else:
             out.append(arg)
     return out
-
-
-def _exists(path: Path) -> bool:
-    try:
-        return path.exists()
-    except (OSError, ValueError):  # a name too long, a NUL: not a file
-        return False
 
 
 # --- nothing left running ----------------------------------------------------------------

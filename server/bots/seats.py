@@ -75,6 +75,9 @@ class Sandbox:
     limits: BotLimits = field(default_factory=BotLimits)
     kind: str = "none"  # or "bwrap"
     work_dir: Path | None = None  # the per-bot folders go here (a temporary folder if None)
+    # Folders masked in the sandbox where a bound folder holds them (the output folder,
+    # its handins/ and programs/): ``server.bots.sandbox.bwrap_argv``.
+    hide: tuple[Path, ...] = ()
 
     def check(self) -> None:
         """A SandboxError now, rather than a fault per seat later, if it cannot work."""
@@ -118,7 +121,7 @@ class ProcessLauncher:
         if sandbox.kind == "bwrap":
             if self._bwrap is None:
                 self._bwrap = bwrap_path()
-            argv = bwrap_argv(argv, sandbox.limits, self._bwrap)
+            argv = bwrap_argv(argv, sandbox.limits, self._bwrap, hide=sandbox.hide, tag=tag)
             cwd = None
         elif sandbox.kind == "none":
             work = self._work_root() / f"hand{request.hand + 1:03d}-seat{request.seat}"

@@ -45,6 +45,7 @@ def java_bot(tmp_path_factory: pytest.TempPathFactory) -> str:
     need("java")
     javac = need("javac")
     out = tmp_path_factory.mktemp("java")
+    out.chmod(0o755)  # under bwrap the bot runs as nobody: its program must be readable
     subprocess.run([javac, "-d", str(out), str(RUNTIMES / "Main.java")], check=True,
                    timeout=120)
     return f"java -cp {out} Main"
