@@ -10,6 +10,7 @@ unchanged: same options, same output, same logs.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -74,6 +75,8 @@ class DefaultRuleset(Ruleset):
         logs = bool(args["debug"]) or serve is not None  # --serve shows the log folder
         if logs:
             output_folder(log_dir, "--log-dir")
+            # Masked where a bot's own folder holds it (server.bots.sandbox.bwrap_argv).
+            bot_sandbox = replace(bot_sandbox, hide=(log_dir.absolute(),))
         seed = args["seed"]
         if seed is None:
             seed = secrets.randbelow(2**31)

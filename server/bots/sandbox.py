@@ -366,16 +366,18 @@ def _sandbox_advice(said: str) -> str:
     if not os.path.exists(SETPRIV) and os.geteuid() == 0:
         advice.append(f"install util-linux (it gives {SETPRIV}, which drops root's identity)")
     lowered = said.lower()
-    if "namespace" in lowered or "permission" in lowered or "not permitted" in lowered:
-        if os.geteuid() != 0:
-            advice.append("enable unprivileged user namespaces (sysctl -w "
-                          "kernel.unprivileged_userns_clone=1 and user.max_user_namespaces="
-                          "15000; on Ubuntu 23.10 and later also "
-                          "kernel.apparmor_restrict_unprivileged_userns=0)")
-        if _in_container():
-            advice.append("inside a container, start the container with namespaces allowed "
-                          "(docker run --security-opt seccomp=unconfined --security-opt "
-                          "apparmor=unconfined --cap-add SYS_ADMIN, or --privileged)")
+    refused = any(word in lowered for word in ("namespace", "permission", "not permitted",
+                                               "uid map"))
+    if "user namespace" in lowered or "userns" in lowered or "uid map" in lowered \
+            or (refused and os.geteuid() != 0):
+        advice.append("enable unprivileged user namespaces (sysctl -w "
+                      "kernel.unprivileged_userns_clone=1 user.max_user_namespaces=15000; "
+                      "on Ubuntu 23.10 and later also "
+                      "kernel.apparmor_restrict_unprivileged_userns=0)")
+    if refused and _in_container():
+        advice.append("inside a container, start the container with namespaces allowed "
+                      "(docker run --security-opt seccomp=unconfined --security-opt "
+                      "apparmor=unconfined --cap-add SYS_ADMIN, or --privileged)")
     advice.append("or use --sandbox none to run the bots' code as yourself (it can then "
                   "read and write whatever you can)")
     return "; ".join(advice)

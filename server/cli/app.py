@@ -642,7 +642,7 @@ def mistyped_command(word: str, names: Collection[str]) -> str | None:
     import difflib
     import shutil
 
-    from server.bots.processes import bot_environment
+    from server.bots.sandbox import bot_environment
 
     if not word or word.startswith("-") or any(c in word for c in "/ :\t") \
             or os.path.lexists(word) \

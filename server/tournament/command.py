@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import structlog
@@ -430,7 +431,7 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
             groups=int(meta["groups"]), hands=int(meta["hands"]) if meta["hands"] else None,
             jobs=int(str(settings["jobs"])), hero=int(meta["hero"] or 0),
             remote=remote_for(entries, listen, tokens, resume=True), options=options,
-            sandbox=sandbox, ruleset=ruleset, settings=ruleset_settings,
+            sandbox=hiding(sandbox, out), ruleset=ruleset, settings=ruleset_settings,
             bots=Path(meta["bots"]) if meta.get("bots") else None)
     ruleset, ruleset_settings = ruleset_from(settings, stored)
     entries = load_entries(bots, ruleset)
@@ -457,8 +458,15 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
                             hands=None if settings.get("hands") is None
                             else int(str(settings["hands"])),
                             jobs=int(str(settings["jobs"])), hero=hero, remote=remote,
-                            options=options, sandbox=sandbox, ruleset=ruleset,
+                            options=options, sandbox=hiding(sandbox, out), ruleset=ruleset,
                             settings=ruleset_settings, bots=bots.resolve())
+
+
+def hiding(sandbox: Sandbox, out: Path) -> Sandbox:
+    """``sandbox`` with the output folder, its hand-ins and its programs masked wherever
+    a bot's own folder holds them (``server.bots.sandbox.bwrap_argv``)."""
+    out = out.absolute()
+    return replace(sandbox, hide=(out, out / "handins", out / "programs"))
 
 
 def ruleset_from(settings: dict[str, object], stored: dict[str, str] | None
