@@ -5,10 +5,25 @@ bot (``BotLimits.apply``): CPU seconds (per process, so per hand: each hand
 starts fresh processes), the size of any file it writes, and no core dumps.
 Its memory limit is on the memory the bot's processes use together, not on
 address space (``server.bots.memlimit``: a memory cgroup per bot, else sampling).
-With ``--sandbox bwrap`` the bot runs under bubblewrap (``bwrap_argv``): the
-whole filesystem read-only, a private size-capped tmpfs at ``/tmp`` as its
-working directory, a fresh ``/dev`` and ``/proc``, no network and no other
-namespace shared with the host, no capabilities, and killed with the server.
+With ``--sandbox bwrap`` the bot runs under bubblewrap (``bwrap_argv``), and the
+sandbox denies by default: a bot runs students' code, which must see nothing but
+itself. Its file system is empty but for what is bound for it, read-only: the
+system (/usr and the merged-usr links), the few /etc entries runtimes read (the
+dynamic linker's cache, the alternatives links, the JDK's configuration, the time
+zone), the interpreter its command names and that interpreter's install (looked
+up on the bot environment's PATH, ``bot_environment``), the server's Python (the
+venv and the Python it is made from), the project's package folders (sample bots
+import ``protocol``, ``sample_ai``... from the repository; the repository root,
+with its logs and tests, is not bound) and the bot's own program folders. Never
+the output folder, the hand-ins, the tokens, BOTS, home folders or other programs:
+they are simply not there (``hide`` masks them where a bound folder holds them).
+It gets a private size-capped /tmp as its working folder, a fresh /dev and /proc,
+no network, its own PID, IPC, UTS and cgroup namespaces and session, and dies
+with the server. It runs as uid/gid 65534 ("nobody", owner of no file) with no
+capabilities and a clean environment, so even a file bound by mistake is only
+readable if everyone may read it, and the server's secrets in its environment
+(tokens, keys) do not reach it. ``check_bwrap`` tries the policy once before
+anything plays, and says why it cannot work here and what to do.
 
 Nothing is left running: a bot leads its own process group, which is killed
 at the end of the hand; every process a bot starts inherits a tag in its
@@ -234,7 +249,11 @@ def _program_folders(argv: list[str]) -> list[str]:
         if not os.path.isabs(word) or not _exists(Path(word)):
             continue
         for path in (os.path.abspath(word), os.path.realpath(word)):
-            found.append(path if os.path.isdir(path) else os.path.dirname(path))
+            folder = path if os.path.isdir(path) else os.path.dirname(path)
+            if folder != "/":  # never the whole file system: a file at the top is bound alone
+                found.append(folder)
+            elif folder != path:
+                found.append(path)
     return found
 
 
@@ -271,12 +290,19 @@ def bwrap_argv(argv: Iterable[str], limits: BotLimits, bwrap: str = "bwrap", *,
     they lie inside a bound folder (a program folder that holds the output).
 
     It also gets a fresh /dev and /proc, a private /tmp (mode 1777, capped at the
-    file limit) as its working folder, an environment of PATH, HOME, TMPDIR, LANG
-    and its ``tag`` (``TAG_VARIABLE``) only, its own network (none), PID, IPC, UTS
-    and cgroup namespaces and session, and it dies with the server. Its identity:
-    as root, ``setpriv`` makes it uid/gid 65534 with no groups and no capabilities
-    (no user namespace: root can set ids without one); otherwise a user namespace
-    maps the server's user to 65534 with every capability dropped.
+    file limit) as its working folder, and the rest of its root read-only; an
+    environment of PATH (the venv's bin, if the server runs from one, then the
+    system's: ``python3`` is the server's Python, as outside), HOME and TMPDIR
+    (/tmp), LANG and its ``tag`` (``TAG_VARIABLE``: the sweep finds its processes by
+    it) only; its own network (none), PID, IPC, UTS and cgroup namespaces and its own
+    session (no terminal to push keys into); and it dies with the server. Its
+    identity: as root, ``setpriv`` makes it uid/gid 65534 with no groups, no
+    capabilities (inheritable, bounding set, and so effective) and no new
+    privileges (no setuid program gives them back); bwrap adds no user namespace
+    there, since root sets ids without one and 65534 would have no mapping in it.
+    Otherwise a user namespace maps the server's user to 65534 with every
+    capability dropped. argv[0] given as a name is resolved here, on the bot
+    environment's PATH, so the same interpreter runs in and out of the sandbox.
     """
     argv = list(argv)
     if not argv:
@@ -296,6 +322,7 @@ def bwrap_argv(argv: Iterable[str], limits: BotLimits, bwrap: str = "bwrap", *,
     out += ["--perms", "1777", *(["--size", str(limits.file_mb * MB)] if limits.file_mb else []),
             "--tmpfs", "/tmp"]
     out += _mounts(sandbox_binds(argv), hidden)
+    out += ["--remount-ro", "/"]  # the sandbox's own root and the folders made in it
     venv = server_venv()
     path = f"{venv / 'bin'}:{SYSTEM_PATH}" if venv is not None else SYSTEM_PATH
     out += ["--chdir", "/tmp", "--clearenv", "--setenv", "PATH", path,

@@ -498,3 +498,9 @@ async def test_a_restarted_cpp_botzone_bot_and_its_data_folder_work_in_the_sandb
             answer = await bot.ask(request)
             assert (answer.verdict, answer.response) == ("OK", "PASS"), answer
         assert bot.restarts == 3
+
+
+def test_a_word_naming_the_root_folder_never_binds_the_whole_file_system() -> None:
+    argv = bwrap_argv(["python3", str(ROOT / "sample_ai" / "greedy.py"), "/"], BotLimits())
+    bound = [argv[i + 1] for i, word in enumerate(argv) if word == "--ro-bind"]
+    assert "/" not in bound
