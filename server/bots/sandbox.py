@@ -307,8 +307,8 @@ def bwrap_argv(argv: Iterable[str], limits: BotLimits, bwrap: str = "bwrap", *,
     argv = list(argv)
     if not argv:
         raise ValueError("an empty command")
-    if "/" not in argv[0]:
-        argv[0] = _resolve_program(argv[0])
+    binds = sandbox_binds(argv)
+    argv[0] = _resolve_program(argv[0])
     hidden = [os.path.abspath(h) for h in hide]
     out: list[str] = [bwrap]
     # The system: /usr and its merged-usr links as they are on the host.
@@ -321,7 +321,7 @@ def bwrap_argv(argv: Iterable[str], limits: BotLimits, bwrap: str = "bwrap", *,
     out += ["--dev", "/dev", "--proc", "/proc"]
     out += ["--perms", "1777", *(["--size", str(limits.file_mb * MB)] if limits.file_mb else []),
             "--tmpfs", "/tmp"]
-    out += _mounts(sandbox_binds(argv), hidden)
+    out += _mounts(binds, hidden)
     out += ["--remount-ro", "/"]  # the sandbox's own root and the folders made in it
     venv = server_venv()
     path = f"{venv / 'bin'}:{SYSTEM_PATH}" if venv is not None else SYSTEM_PATH

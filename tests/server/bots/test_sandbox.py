@@ -504,3 +504,19 @@ def test_a_word_naming_the_root_folder_never_binds_the_whole_file_system() -> No
     argv = bwrap_argv(["python3", str(ROOT / "sample_ai" / "greedy.py"), "/"], BotLimits())
     bound = [argv[i + 1] for i, word in enumerate(argv) if word == "--ro-bind"]
     assert "/" not in bound
+
+
+def test_an_interpreter_found_on_path_outside_the_system_is_bound_with_its_install(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``node bot.js`` with Node in /opt/node/bin: the bot needs /opt/node/lib too."""
+    (tmp_path / "opt" / "node" / "bin").mkdir(parents=True)
+    (tmp_path / "opt" / "node" / "lib").mkdir()
+    node = tmp_path / "opt" / "node" / "bin" / "node"
+    node.write_text("#!/bin/sh\n")
+    node.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{node.parent}{os.pathsep}{os.environ['PATH']}")
+    argv = bwrap_argv(["node", str(ROOT / "tests" / "bots" / "runtimes" / "bot.js")],
+                      BotLimits())
+    bound = [argv[i + 1] for i, word in enumerate(argv) if word == "--ro-bind"]
+    assert str(tmp_path / "opt" / "node") in bound
+    assert argv[-2:] == [str(node), str(ROOT / "tests" / "bots" / "runtimes" / "bot.js")]
