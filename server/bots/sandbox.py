@@ -18,8 +18,8 @@ with its logs and tests, is not bound) and the bot's own program folders. Never
 the output folder, the hand-ins, the tokens, BOTS, home folders or other programs:
 they are simply not there (``hide`` masks them where a bound folder holds them).
 It gets a private size-capped /tmp as its working folder, a fresh /dev and /proc,
-no network, its own PID, IPC, UTS and cgroup namespaces and session, and dies
-with the server. It runs as uid/gid 65534 ("nobody", owner of no file) with no
+no network, its own PID, IPC, UTS and cgroup namespaces, and dies with the
+server. It runs as uid/gid 65534 ("nobody", owner of no file) with no
 capabilities and a clean environment, so even a file bound by mistake is only
 readable if everyone may read it, and the server's secrets in its environment
 (tokens, keys) do not reach it. ``check_bwrap`` tries the policy once before
@@ -294,8 +294,11 @@ def bwrap_argv(argv: Iterable[str], limits: BotLimits, bwrap: str = "bwrap", *,
     environment of PATH (the venv's bin, if the server runs from one, then the
     system's: ``python3`` is the server's Python, as outside), HOME and TMPDIR
     (/tmp), LANG and its ``tag`` (``TAG_VARIABLE``: the sweep finds its processes by
-    it) only; its own network (none), PID, IPC, UTS and cgroup namespaces and its own
-    session (no terminal to push keys into); and it dies with the server. Its
+    it) only; its own network (none), PID, IPC, UTS and cgroup namespaces; and it
+    dies with the server. Not ``--new-session``: bwrap already leads a session of its
+    own with no terminal (``server.bots.spawn``), and in another session the bot would
+    be out of bwrap's process group, which the server stops (a kept Botzone bot
+    between turns) and terminates by group. Its
     identity: as root, ``setpriv`` makes it uid/gid 65534 with no groups, no
     capabilities (inheritable, bounding set, and so effective) and no new
     privileges (no setuid program gives them back); bwrap adds no user namespace
@@ -331,7 +334,7 @@ def bwrap_argv(argv: Iterable[str], limits: BotLimits, bwrap: str = "bwrap", *,
     if tag is not None:
         out += ["--setenv", TAG_VARIABLE, tag]
     out += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+            "--unshare-cgroup-try", "--die-with-parent"]
     if os.geteuid() == 0:
         out += ["--", SETPRIV, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
                 "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]

@@ -181,7 +181,7 @@ def test_the_sandbox_binds_the_project_packages_never_the_repository_root() -> N
         assert str(ROOT / package) in bound
     assert str(ROOT) not in bound and str(ROOT / "tests") not in bound
     assert str(ROOT / "logs") not in " ".join(argv)
-    program = argv[argv.index("--", argv.index("--new-session") + 1) + 1:]
+    program = argv[argv.index("--", argv.index("--die-with-parent") + 1) + 1:]
     if os.geteuid() == 0:  # root's identity is dropped by setpriv, then the bot runs
         program = program[program.index("--") + 1:]
     assert os.path.isabs(program[0])  # python3 looked up on the bot environment's PATH
@@ -520,3 +520,40 @@ def test_an_interpreter_found_on_path_outside_the_system_is_bound_with_its_insta
     bound = [argv[i + 1] for i, word in enumerate(argv) if word == "--ro-bind"]
     assert str(tmp_path / "opt" / "node") in bound
     assert argv[-2:] == [str(node), str(ROOT / "tests" / "bots" / "runtimes" / "bot.js")]
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """Every process under ``pid``: pid -> state."""
+    from server.bots.sandbox import processes
+
+    table = processes()
+    found: dict[int, str] = {}
+    parents = {pid}
+    while True:
+        new = {p: info[0] for p, info in table.items() if info[1] in parents and p not in found}
+        if not new:
+            return found
+        found.update(new)
+        parents = set(new)
+
+
+async def test_a_kept_botzone_bot_in_the_sandbox_is_itself_stopped_between_turns() -> None:
+    """SIGSTOP on bwrap's process group reaches the bot inside (not only bwrap): the
+    bot shares bwrap's group (no ``--new-session``)."""
+    from server.bots.botzone_bots import BotzoneLimits, open_botzone_bot, parse_spec
+
+    bwrap_or_skip()
+    discarder = ROOT / "tests" / "bots" / "botzone" / "discarder.py"
+    spec = parse_spec(f"json+keep-running:{sys.executable} {discarder} json 100")
+    limits = BotzoneLimits(base_seconds=2.0, factor=1, memory_mb=256)
+    async with open_botzone_bot(spec, "seat0", limits, sandbox="bwrap") as bot:
+        for request in ("0 0 1", "2 T5", "3 0 DRAW"):
+            assert (await bot.ask(request)).verdict == "OK"
+            assert bot._kept is not None
+            inside = descendants(bot._kept.peer.process.pid)
+            with trio.fail_after(5):
+                while any(state not in "TZ" for state in inside.values()):
+                    await trio.sleep(0.05)
+                    inside = descendants(bot._kept.peer.process.pid)
+            assert len(inside) >= 2  # bwrap's init and the bot itself
+        assert bot.restarts == 1
