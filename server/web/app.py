@@ -60,7 +60,8 @@ QUEUE = 256  # batches a page may fall behind by before it is dropped (it reconn
 class Hub:
     """Every folder's ``Watch``, polled by one task; each connected page's queue."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: Path) -> None:
+        self.root = root
         self._watches: dict[Path, Watch] = {}
         self._pages: dict[Path, set[trio.MemorySendChannel[list[Event]]]] = {}
         self._lock = trio.Lock()
@@ -69,7 +70,7 @@ class Hub:
         # under self._lock: read the files (in a thread: a first read may be long), push
         watch = self._watches.get(folder)
         if watch is None:
-            watch = self._watches[folder] = Watch(folder)
+            watch = self._watches[folder] = Watch(folder, self.root)
         events = await trio.to_thread.run_sync(watch.poll)
         if events:
             for page in list(self._pages.get(folder, ())):
@@ -175,7 +176,7 @@ def build_app(root: Path, *, handins: HandinSettings | None = None) -> Starlette
     root = root.resolve()
     if not root.is_dir():
         raise InputError(f"{root}: not a folder")
-    hub = Hub()
+    hub = Hub(root)
     extra = handin_routes(root, handins) if handins is not None else []  # the only writes
     handin_path = next((r.path for r in extra if isinstance(r, Route)), None)
 
@@ -217,9 +218,13 @@ def build_app(root: Path, *, handins: HandinSettings | None = None) -> Starlette
                 return RedirectResponse(request.url.path + "/", status_code=308)
             return folder_page(target)
         if withheld(root, target):
-            return PlainTextResponse("403: this table is in play; its logs are shown when it "
-                                     "ends", status_code=403)
+            return sealed_answer()
         return StaticFile(target)
+
+    def sealed_answer() -> Response:
+        return PlainTextResponse("403: this table is in play, or another table has its deals "
+                                 "still to play; its logs and pages are shown when every "
+                                 "table has played them", status_code=403)
 
     def folder_page(folder: Path) -> Response:
         rel = folder.relative_to(root).as_posix()
@@ -228,6 +233,8 @@ def build_app(root: Path, *, handins: HandinSettings | None = None) -> Starlette
         kind = kind_of(folder)
         if kind == "several" or (kind == "empty" and folder != root):
             if (folder / "index.html").is_file() and kind == "empty":
+                if withheld(root, folder / "index.html"):
+                    return sealed_answer()
                 return StaticFile(folder / "index.html")
             index = folder_index(folder)["folders"]
             if not index:
