@@ -428,3 +428,46 @@ def test_check_bot_runs_as_the_tournament_plays_its_ruleset_sandbox_limits_and_i
                        "--file-limit": "8", "--sandbox": "none", "--variant": "classic",
                        "--time-limit": "2.5"}
     assert argv[-1] == f"json+keep-running:python3 {dest / 'bot.py'}"
+
+
+async def test_concurrent_wrong_tokens_cannot_pass_the_limit_together(tmp_path: Path) -> None:
+    """60 wrong secrets for one id at once, over 60 sockets: 3 are checked (403), the
+    others refused before any hash (429)."""
+    out = tmp_path / "out"
+    (_, alice, _), = make_tokens(out, ["alice"], 20_000)  # a slow hash: a wide window
+    guessed = alice.split(".")[0]
+    settings = HandinSettings(failures_per_minute=3)
+    odd = ("bad name.py", b"x")
+    limiter = trio.CapacityLimiter(60)
+    got: list[int] = []
+    async with served(out, settings) as url:
+        async def guess(i: int) -> None:
+            got.append((await trio.to_thread.run_sync(
+                lambda: post(url, {"token": f"{guessed}.wrong{i}"}, [("file", *odd)]),
+                limiter=limiter))[0])
+
+        async with trio.open_nursery() as nursery:
+            for i in range(60):
+                nursery.start_soon(guess, i)
+    assert sorted(set(got)) == [403, 429] and got.count(403) == 3, got
+
+
+async def test_guessing_from_one_address_does_not_lock_out_the_other_students_there(
+        tmp_path: Path) -> None:
+    """A classroom behind one NAT: 25 wrong secrets for alice's id from 127.0.0.1, then
+    bob's right token from 127.0.0.1 is taken; alice's id stays refused a while."""
+    out = tmp_path / "out"
+    (_, alice, _), (_, bob, _) = make_tokens(out, ["alice", "bob"], FAST)
+    guessed = alice.split(".")[0]
+    settings = HandinSettings(failures_per_minute=20)
+    odd = ("bad name.py", b"x")  # past the token, then refused by name: cheap
+    async with served(out, settings) as url:
+        statuses = [(await upload(url, f"{guessed}.guess{i}", odd))[0] for i in range(25)]
+        assert statuses == [403] * 20 + [429] * 5
+        for i in range(5):  # other ids guessed too: each its own count
+            assert (await upload(url, f"{i:08x}.guess", odd))[0] == 403
+        got, _, answer = await upload(url, bob, odd)
+        assert (got, answer["name"]) == (422, "bob"), answer
+        got, headers, answer = await upload(url, alice, odd)
+        assert got == 429 and guessed in answer["reason"]
+        assert 1 <= int(headers["Retry-After"]) <= 60
