@@ -30,6 +30,10 @@ and the file) and the upload (``POST /handin``). An upload, in order:
 6. on a pass, ``OUT/handins/<name>/current.json`` (``server.tournament.uploads``):
    the tournament takes it when the student's next table starts.
 
+A body that stalls (no bytes for ``body_idle_seconds``) or trickles (not all there
+after ``body_seconds``) is answered 408 and its connection closed; a client that goes
+away mid-body is one line of the log.
+
 Every answer says why: HTML for the browser's form, JSON when asked (``Accept:
 application/json``): ``{"ok", "status", "reason", "name", "n", "report"}``. Every
 upload that got past the token is also logged in ``OUT/handins/<name>/uploads.jsonl``.
@@ -40,6 +44,7 @@ from __future__ import annotations
 import contextlib
 import html
 import json
+import logging
 import math
 import os
 import re
@@ -58,7 +63,7 @@ import trio
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
@@ -105,6 +110,7 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +126,8 @@ class HandinSettings:
     check_timeout: float = 300.0  # seconds before a check is stopped
     checks_at_once: int = 1  # checks running together (the others wait their turn)
     quota: int = 256 << 20  # bytes a student's folder may hold (passed uploads are kept)
+    body_idle_seconds: float = 30.0  # an upload's body silent this long: 408
+    body_seconds: float = 300.0  # an upload's whole body within this: 408
 
 
 class Answer(Exception):
@@ -230,17 +238,39 @@ class Upload:
         self.state = _State()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        s = self.settings
+        deadline = trio.current_time() + s.body_seconds
+        seen = 0
+
+        async def timed() -> Message:  # the body's idle and total limits
+            nonlocal seen
+            with trio.fail_after(min(s.body_idle_seconds,
+                                     max(0.0, deadline - trio.current_time()))):
+                message = await receive()
+            seen += len(message.get("body", b""))
+            return message
+
+        address = str((scope.get("client") or ("?", 0))[0])
         try:
-            answer = await self._upload(scope, receive)
+            answer = await self._upload(scope, timed)
         except Answer as refused:
             answer = refused
+        except trio.TooSlowError:
+            log.warning("upload from %s stopped: its body stalled after %d bytes", address,
+                        seen)
+            answer = Answer(408, f"the upload was not all sent within {s.body_seconds:g} s, "
+                            f"or stopped for {s.body_idle_seconds:g} s: send it again")
+        except ClientDisconnect:
+            log.warning("upload from %s aborted: the client went away after %d bytes",
+                        address, seen)
+            return
         await self._respond(Request(scope, receive), answer)(scope, receive, send)
 
     def _respond(self, request: Request, answer: Answer) -> Response:
         headers = {} if answer.retry_after is None else {"Retry-After": str(answer.retry_after)}
         if answer.status == 401:
             headers["WWW-Authenticate"] = 'Bearer realm="hand-ins"'
-        if answer.status == 413:
+        if answer.status in (408, 413):
             headers["Connection"] = "close"
         if _wants_json(request):
             return JSONResponse({"ok": answer.status == 200,
