@@ -7,12 +7,14 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
+import server.web.app as app_module
 from server.web.app import build_app
 from server.web.handins import PATH, HandinSettings
 from server.web.serving import serve
@@ -364,3 +366,58 @@ async def test_a_sealed_json_that_cannot_be_read_seals_every_table(tmp_path: Pat
         for rel in files:
             assert (await get(address, f"/matches/{rel}"))[0] == 403, rel
         assert (await get(address, "/standings.json"))[0] == 200
+
+
+async def test_an_event_is_encoded_once_for_every_page(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twenty pages watching: a new record is turned into bytes once, not once a page
+    (the cost of a viewer is a send, never JSON work of its own)."""
+    feed = tournament(tmp_path)
+    calls: list[str] = []
+    real = app_module.sse
+
+    def counted(name: str, data: Any) -> bytes:
+        calls.append(name)
+        return real(name, data)
+
+    monkeypatch.setattr(app_module, "sse", counted)
+    async with served(tmp_path) as address, AsyncExitStack() as stack:
+        pages = [await stack.enter_async_context(events(address)) for _ in range(20)]
+        for page in pages:
+            assert (await page.next())[0] == "snapshot"
+        assert calls.count("snapshot") <= 2, "one snapshot for all (a poll between: two)"
+        calls.clear()
+        append(feed, step(1, 1, ["W2"]))
+        for page in pages:
+            assert (await page.until("record", "step"))["picture"]["last"]["tile"] == "W2"
+        assert calls == ["record"]
+
+
+async def test_pages_past_the_cap_are_refused_until_one_leaves(tmp_path: Path) -> None:
+    tournament(tmp_path)
+    async with trio.open_nursery() as nursery:
+        urls = await nursery.start(serve, build_app(tmp_path, max_viewers=3), "127.0.0.1", 0)
+        address = ("127.0.0.1", int(urls[0].rsplit(":", 1)[1]))
+        async with AsyncExitStack() as stack:
+            for _ in range(3):
+                await stack.enter_async_context(events(address))
+            status, body = await get(address, "/api/events")
+            assert status == 503 and b"too many pages" in body
+        for _ in range(200):  # the server sees the pages go
+            if await events_status(address) == 200:
+                break
+            await trio.sleep(0.05)
+        else:
+            raise AssertionError("a page that left still counts")
+        nursery.cancel_scope.cancel()
+
+
+async def events_status(address: tuple[str, int]) -> int:
+    stream = await trio.open_tcp_stream(*address)
+    async with stream:
+        await stream.send_all(b"GET /api/events HTTP/1.0\r\nHost: x\r\n\r\n")
+        data = b""
+        with trio.fail_after(10):
+            while b"\r\n" not in data:
+                data += await stream.receive_some()
+    return int(data.split()[1])
