@@ -52,7 +52,7 @@ from server.web.handins import HandinSettings
 from server.web.handins import routes as handin_routes
 from server.web.page import index_page, live_page
 
-POLL_SECONDS = 0.5  # the live page twice a second: 300 pages cost the server a third of 4 a second
+POLL_SECONDS = 0.5  # the files polled and the pages sent what changed, twice a second
 KEEP_ALIVE_SECONDS = 15.0
 T = TypeVar("T")
 MAX_VIEWERS = 2000  # pages on /api/events at once (each an open connection)
