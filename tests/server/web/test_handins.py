@@ -517,9 +517,12 @@ async def test_stalled_and_trickling_upload_bodies_are_cut(tmp_path: Path) -> No
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     break
                 await trio.sleep(0.2)
-        data, _ = await answer_and_close(trickle, 5)
+        try:  # the answer, or a reset: it was closed while the client still wrote
+            data, _ = await answer_and_close(trickle, 5)
+        except trio.BrokenResourceError:
+            data = b""
         assert b" 408 " in data.split(b"\r\n")[0] or data == b""
-        assert 2.5 < trio.current_time() - start < 6
+        assert 2.5 < trio.current_time() - start < 8
         await trickle.aclose()
 
 
