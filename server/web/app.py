@@ -14,11 +14,14 @@ Routes (``?dir=PATH`` picks a tournament or match inside a folder of several):
   tables) on connecting, then ``record`` (each new live-feed record; a run of pictures
   read at once sends the last) and ``standings`` (when they change);
 * any other path: a file of the folder, refused (404) when the path is unsafe or private
-  and (403) when it is a log of a table in play (``server.web.folders``).
+  (at any depth) and (403) when it belongs to a sealed table: one in play, or listed in
+  its run's ``sealed.json`` (``server.web.folders``); a sealed table's ``end`` records
+  are relayed with their scores only.
 
 The files are polled every ``POLL_SECONDS`` by one task (``Hub``) that pushes what changed
-to every page connected. Nothing here writes a file; the hand-in routes
-(``server.web.handins``) are mounted only when hand-ins are on.
+to every page connected, encoded once for all of them; at most ``max_viewers`` pages.
+Nothing here writes a file; the hand-in routes (``server.web.handins``) are mounted only
+when hand-ins are on.
 """
 
 from __future__ import annotations
