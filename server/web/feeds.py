@@ -7,8 +7,10 @@ written) and whether ``standings.json`` (a tournament) or the match's standings 
 it returns the events to push to the page (``record``, ``standings``, ``snapshot`` when a
 feed was rewritten from its start). ``snapshot()``, ``tables_in_play()`` and
 ``standings()`` are what the page and ``/api/*`` show. The feed's format is the live
-helper's (``server.output.live``); pictures never hold a concealed tile, so nothing here
-needs hiding.
+helper's (``server.output.live``); pictures never hold a concealed tile, but an ``end``
+record shows every hand: of a sealed table (``server.web.folders``: listed in its run's
+``sealed.json``, or in play) only its number, result and scores are told, and when it is
+sealed no longer a new snapshot tells the rest.
 """
 
 from __future__ import annotations
@@ -24,11 +26,15 @@ from server.output.live import parse_records, read_lines
 from server.web.folders import (
     FEED,
     MATCH,
+    SEALED,
     STALE_SECONDS,
     STANDINGS,
     TABLES,
     Kind,
+    folder_sealed,
     kind_of,
+    sealed_end,
+    sealed_names,
     sub_folders,
 )
 
@@ -109,11 +115,14 @@ class Feed:
     def title(self) -> str:
         return str(self.table.get("title") or self.key or "the match")
 
-    def hands(self) -> list[dict[str, Any]]:
-        """The finished hands or games: number, title, seats, result, text, page."""
+    def hands(self, sealed: bool = False) -> list[dict[str, Any]]:
+        """The finished hands or games: number, title, seats, result, text, page (of a
+        sealed table: no text, no page)."""
         rows = []
         for n in sorted(self.ends):
             end, start = self.ends[n], self.starts.get(n, {})
+            if sealed:
+                end = sealed_end(end)
             rows.append({"n": n, "title": start.get("title", f"#{n}"),
                          "seats": start.get("seats"), "result": end.get("result"),
                          "text": end.get("text"), "scores": end.get("scores"),
@@ -148,9 +157,11 @@ def fault_row(feed: Feed, record: dict[str, Any]) -> dict[str, Any]:
 class Watch:
     """A served folder (a tournament, a match, or empty so far) followed by polling."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, root: Path | None = None) -> None:
         self.folder = folder
+        self.root = root or folder  # the served folder, whose runs' sealed.json count too
         self.feeds: dict[str, Feed] = {}
+        self._sealed: set[str] = set()  # the feeds' keys sealed at the last poll
         self._standings_seen: object = None
         self._standings: dict[str, Any] = {}
 
@@ -170,17 +181,25 @@ class Watch:
         for key, path in self._feed_paths().items():
             self.feeds.setdefault(key, Feed(key, path))
         reset = False
-        ended = False
+        read: list[tuple[str, Feed, dict[str, Any]]] = []
         for key, feed in self.feeds.items():
             records, was_reset = feed.read()
             reset = reset or was_reset
-            for record in records:
-                if record.get("type") == "fault":
-                    events.append(("record", {"table": key, **record,
-                                              "row": fault_row(feed, record)}))
-                else:
-                    events.append(("record", {"table": key, **record}))
-                ended = ended or record.get("type") in ("end", "done")
+            read += [(key, feed, record) for record in records]
+        sealed = self.sealed_keys()
+        unsealed = bool(self._sealed - sealed)  # their hands may be told now: a snapshot
+        self._sealed = sealed
+        ended = False
+        for key, feed, record in read:
+            kind = record.get("type")
+            if kind == "fault":
+                events.append(("record", {"table": key, **record,
+                                          "row": fault_row(feed, record)}))
+            elif kind == "end" and key in sealed:
+                events.append(("record", {"table": key, **sealed_end(record)}))
+            else:
+                events.append(("record", {"table": key, **record}))
+            ended = ended or kind in ("end", "done")
         seen = self._standings_signature()
         if seen != self._standings_seen or ended:
             standings = self._read_standings()
@@ -191,7 +210,19 @@ class Watch:
                 events.append(("standings", standings))
         if reset:
             return [("snapshot", self.snapshot())]
+        if unsealed:
+            events.append(("snapshot", self.snapshot()))
         return events
+
+    def sealed_keys(self) -> set[str]:
+        """The feeds whose tables are sealed now (``server.web.folders``)."""
+        if folder_sealed(self.root, self.folder):
+            return set(self.feeds)
+        now = time.time()
+        names = sealed_names(self.folder) if (self.folder / SEALED).exists() else frozenset()
+        return {key for key, feed in self.feeds.items()
+                if feed.in_play(now) or names is None
+                or (key.startswith(TABLES + "/") and key[len(TABLES) + 1:] in names)}
 
     def _standings_signature(self) -> object:
         out: list[tuple[int, int] | None] = []
@@ -214,8 +245,10 @@ class Watch:
         """Everything the live page shows, for a page that has just connected."""
         now = time.time()
         faults = [row for feed in self.feeds.values() for row in feed.fault_rows()]
+        sealed = self.sealed_keys()
+        self._sealed = sealed
         finished = [{**{k: v for k, v in f.summary().items() if k != "picture"},
-                     "in_play": f.in_play(now), "hands": f.hands()}
+                     "in_play": f.in_play(now), "hands": f.hands(f.key in sealed)}
                     for f in self.feeds.values()]
         return {"kind": kind_of(self.folder), "standings": self._standings,
                 "tables": self.tables_in_play(), "feeds": finished, "faults": faults,

@@ -7,10 +7,18 @@ index links each), or *empty* for now (a tournament about to write its first fil
 
 Path safety (``safe_path``): a URL path is taken apart into names; ``..``, ``.``, names
 starting with a dot, backslashes and NUL are refused, the path is resolved (links
-followed) and must stay under the root. Some files are never handed out: the
-tournament's SQLite store, the programs the bots played (``programs/``) and the hand-ins
-(``handins/``: uploads and hashed tokens). While a table is in play nothing of its folder
-but its HTML pages is handed out: its logs show every concealed tile.
+followed) and must stay under the root. Some files are never handed out, at any depth
+(a folder of several runs holds each run's): the tournament's SQLite store, the programs
+the bots played (``programs/``) and the hand-ins (``handins/``: uploads and hashed
+tokens).
+
+Sealed tables (``withheld``): a table whose deals some table has still to play is listed
+in its run's ``sealed.json`` (``{"tables": ["r02-t01", ...]}``, written by the
+tournament's runner); a table whose feed is in play is sealed too. Nothing of a sealed
+table is handed out, its HTML pages included (a hand's page and the table's report show
+every tile): its folder ``matches/T/`` and the files beside it named after it
+(``matches/T.html``, ``matches/T-hands/``). A ``sealed.json`` that cannot be read seals
+every table of its run.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ MATCH = "match.json"
 DB = "tournament.sqlite"
 PRIVATE_DIRS = frozenset({"programs", "handins"})  # at the top of a served folder
 PRIVATE_SUFFIXES = (".sqlite", ".sqlite-wal", ".sqlite-shm", ".sqlite-journal", ".tmp")
+SEALED = "sealed.json"  # OUT/sealed.json: the tables whose deals are still to be played
 STALE_SECONDS = 120.0  # a feed without "done" unwritten this long: a run that was stopped
 
 
@@ -76,11 +85,7 @@ def safe_path(root: Path, rel: str) -> Path | None:
     under ``root``; the private files (the module's docstring) are refused.
     """
     names = url_names(rel)
-    if names is None:
-        return None
-    if names and names[0] in PRIVATE_DIRS:
-        return None
-    if names and names[-1].endswith(PRIVATE_SUFFIXES):
+    if names is None or private(names):
         return None
     try:
         target = root.joinpath(*names).resolve(strict=True)
@@ -89,10 +94,14 @@ def safe_path(root: Path, rel: str) -> Path | None:
     if target != root and not target.is_relative_to(root):
         return None
     rest = target.relative_to(root).parts
-    if rest and (rest[0] in PRIVATE_DIRS or target.name.endswith(PRIVATE_SUFFIXES)
-                 or any(p.startswith(".") for p in rest)):
+    if private(rest) or any(p.startswith(".") for p in rest):
         return None  # a link inside the root that leads to a private file
     return target
+
+
+def private(names: tuple[str, ...] | list[str]) -> bool:
+    """Whether a path (its names under the root) is private at any depth."""
+    return any(n in PRIVATE_DIRS or n.endswith(PRIVATE_SUFFIXES) for n in names)
 
 
 def last_record(feed: Path) -> dict[str, Any] | None:
@@ -126,15 +135,62 @@ def feed_in_play(feed: Path) -> bool:
     return last is None or last.get("type") != "done"
 
 
+def sealed_names(run: Path) -> frozenset[str] | None:
+    """The tables ``run/sealed.json`` lists (empty when there is none; None, every table,
+    when it is there but cannot be read)."""
+    try:
+        text = (run / SEALED).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return frozenset()
+    except OSError:
+        return None
+    try:
+        tables = json.loads(text)["tables"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(tables, list):
+        return None
+    return frozenset(str(t) for t in tables)
+
+
+def table_names(name: str) -> list[str]:
+    """The tables a name in ``matches/`` may belong to: itself and each of its prefixes
+    ending before a ``.`` or ``-`` (``r01-t01-hands`` -> ``r01``, ``r01-t01``, itself)."""
+    cuts = [i for i, c in enumerate(name) if c in ".-"]
+    return [name[:i] for i in cuts if i] + [name]
+
+
+def table_sealed(run: Path, name: str, sealed: frozenset[str] | None) -> bool:
+    """Whether ``run/matches/name`` is (or belongs to) a sealed table of ``run``."""
+    if sealed is None:
+        return True
+    return any(table in sealed or feed_in_play(run / TABLES / table / FEED)
+               for table in table_names(name))
+
+
 def withheld(root: Path, target: Path) -> bool:
-    """A file of a table in play other than an HTML page: its logs show concealed tiles."""
-    if target.is_dir() or target.suffix == ".html":
+    """A file of a sealed table (the module's docstring), or of a run in play."""
+    if target.is_dir():
         return False
-    folder = target.parent
-    while folder == root or folder.is_relative_to(root):
+    parts = target.relative_to(root).parts
+    for depth in range(len(parts) - 1, -1, -1):
+        folder = root.joinpath(*parts[:depth])
         if feed_in_play(folder / FEED):
             return True
-        if folder == root:
-            break
-        folder = folder.parent
+        if depth + 1 < len(parts) and parts[depth] == TABLES and table_sealed(
+                folder, parts[depth + 1], sealed_names(folder)):
+            return True
     return False
+
+
+def folder_sealed(root: Path, folder: Path) -> bool:
+    """Whether ``folder`` (under ``root``) is a sealed table or lies inside one."""
+    return withheld(root, folder / FEED)
+
+
+def sealed_end(record: dict[str, Any]) -> dict[str, Any]:
+    """A live ``end`` record of a sealed table with nothing that shows a tile (revealed
+    hands, kongs, the text that names the winning tile and fans, the hand's page): its
+    number, result word and scores stay."""
+    return {"type": "end", "n": record.get("n"), "result": record.get("result"),
+            "scores": record.get("scores"), "sealed": True}

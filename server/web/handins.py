@@ -10,8 +10,13 @@ and the file) and the upload (``POST /handin``). An upload, in order:
    the client sees the answer); starlette's form parser takes one file and a few small fields
    (``max_files``, ``max_fields``, ``max_part_size``);
 2. its token (the form's ``token``, or ``Authorization: Bearer``): missing 401,
-   wrong or revoked 403 (``server.web.tokens``: one slow hash, constant-time
-   compare); a client that keeps sending wrong tokens is slowed down (429);
+   wrong or revoked 403 (``server.web.tokens``: one hash, constant-time compare, the
+   same work for an id that does not exist); an address that keeps sending wrong
+   secrets for one token id is refused that id for a while (429), its attempt counted
+   before the hash so that concurrent requests cannot pass the limit together, and
+   without touching the other students behind the same address (a classroom's NAT);
+   hashes run a few at a time, one at a time per address, so no address takes the
+   server's CPU (a token seen right before needs no hash);
 3. the student's rate: at most ``uploads_per_minute`` uploads a minute and one
    check at a time (429 with ``Retry-After``);
 4. its files, in ``OUT/handins/<name>/<n>/`` and nowhere else
@@ -25,6 +30,10 @@ and the file) and the upload (``POST /handin``). An upload, in order:
 6. on a pass, ``OUT/handins/<name>/current.json`` (``server.tournament.uploads``):
    the tournament takes it when the student's next table starts.
 
+A body that stalls (no bytes for ``body_idle_seconds``) or trickles (not all there
+after ``body_seconds``) is answered 408 and its connection closed; a client that goes
+away mid-body is one line of the log.
+
 Every answer says why: HTML for the browser's form, JSON when asked (``Accept:
 application/json``): ``{"ok", "status", "reason", "name", "n", "report"}``. Every
 upload that got past the token is also logged in ``OUT/handins/<name>/uploads.jsonl``.
@@ -35,6 +44,7 @@ from __future__ import annotations
 import contextlib
 import html
 import json
+import logging
 import math
 import os
 import re
@@ -53,7 +63,7 @@ import trio
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
@@ -69,6 +79,7 @@ from server.web.tokens import (
     entry_command,
     find,
     load_tokens,
+    token_id,
     tournament_meta,
     tournament_names,
 )
@@ -85,6 +96,8 @@ from server.web.unpack import (
 
 PATH = "/handin"
 FORM_SLACK = 16 << 10  # bytes of a form around its file: the token, the boundaries
+HASHES_AT_ONCE = 2  # token hashes running together (each address: one at a time)
+FAILURE_KEYS = 4096  # (address, id) windows kept before the idle ones are forgotten
 DRAIN_TIMES = 4  # a body this many times the limit is read and dropped to answer 413
 REPORT_LIMIT = 20_000  # characters of check-bot's output shown
 UPLOADS_LOG = "uploads.jsonl"
@@ -97,6 +110,7 @@ Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +121,13 @@ class HandinSettings:
     max_files: int = 200  # files in a zip
     max_unpacked: int = 64 << 20  # bytes of a zip's files once unpacked
     uploads_per_minute: int = 4  # per student (their token)
-    failures_per_minute: int = 20  # wrong tokens per client address
+    failures_per_minute: int = 20  # wrong secrets per client address and token id
     check_hands: int = 2  # hands (games, in botzone and noi2014) check-bot plays
     check_timeout: float = 300.0  # seconds before a check is stopped
     checks_at_once: int = 1  # checks running together (the others wait their turn)
     quota: int = 256 << 20  # bytes a student's folder may hold (passed uploads are kept)
+    body_idle_seconds: float = 30.0  # an upload's body silent this long: 408
+    body_seconds: float = 300.0  # an upload's whole body within this: 408
 
 
 class Answer(Exception):
@@ -152,7 +168,9 @@ class _State:
     """What the upload routes remember between requests (in memory only)."""
 
     uploads: dict[str, _Window] = field(default_factory=dict)  # by student
-    failures: dict[str, _Window] = field(default_factory=dict)  # by client address
+    failures: dict[tuple[str, str], _Window] = field(default_factory=dict)  # address, id
+    hashing: dict[str, trio.Lock] = field(default_factory=dict)  # by address
+    hashes: trio.CapacityLimiter | None = None
     checking: set[str] = field(default_factory=set)  # students whose upload is checked
     verified: dict[str, tuple[str, str]] = field(default_factory=dict)  # sha256 -> name, hash
     limiter: trio.CapacityLimiter | None = None
@@ -220,17 +238,39 @@ class Upload:
         self.state = _State()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        s = self.settings
+        deadline = trio.current_time() + s.body_seconds
+        seen = 0
+
+        async def timed() -> Message:  # the body's idle and total limits
+            nonlocal seen
+            with trio.fail_after(min(s.body_idle_seconds,
+                                     max(0.0, deadline - trio.current_time()))):
+                message = await receive()
+            seen += len(message.get("body", b""))
+            return message
+
+        address = str((scope.get("client") or ("?", 0))[0])
         try:
-            answer = await self._upload(scope, receive)
+            answer = await self._upload(scope, timed)
         except Answer as refused:
             answer = refused
+        except trio.TooSlowError:
+            log.warning("upload from %s stopped: its body stalled after %d bytes", address,
+                        seen)
+            answer = Answer(408, f"the upload was not all sent within {s.body_seconds:g} s, "
+                            f"or stopped for {s.body_idle_seconds:g} s: send it again")
+        except ClientDisconnect:
+            log.warning("upload from %s aborted: the client went away after %d bytes",
+                        address, seen)
+            return
         await self._respond(Request(scope, receive), answer)(scope, receive, send)
 
     def _respond(self, request: Request, answer: Answer) -> Response:
         headers = {} if answer.retry_after is None else {"Retry-After": str(answer.retry_after)}
         if answer.status == 401:
             headers["WWW-Authenticate"] = 'Bearer realm="hand-ins"'
-        if answer.status == 413:
+        if answer.status in (408, 413):
             headers["Connection"] = "close"
         if _wants_json(request):
             return JSONResponse({"ok": answer.status == 200,
@@ -257,10 +297,6 @@ class Upload:
                          "and file")
         client = scope.get("client") or ("?", 0)
         address = str(client[0])
-        if (wait := self.state.failures.setdefault(address, _Window()).wait(
-                s.failures_per_minute, time.monotonic())) is not None:
-            raise Answer(429, f"too many wrong tokens from your address: try again in "
-                         f"{wait} s", retry_after=wait)
         header = request.headers.get("authorization", "")
         token = header[7:].strip() if header.lower().startswith("bearer ") else None
         name = await self._who(token, address) if token else None
@@ -312,9 +348,8 @@ class Upload:
         if known is not None and (r := records.get(known[0])) is not None and r.hash == known[1]:
             name: str | None = known[0]
         else:
-            name = await trio.to_thread.run_sync(find, records, token)
+            name = await self._hash_check(records, token, address)
         if name is None:
-            self.state.failures.setdefault(address, _Window()).times.append(time.monotonic())
             raise Answer(403, "this token is not valid: mistyped, or revoked (ask your "
                          "teacher for a new one)")
         self.state.verified[key] = (name, records[name].hash)
@@ -331,6 +366,35 @@ class Upload:
             raise Answer(403, f"{name!r} plays as a remote bot ({command[0]}): it is the "
                          "program you connect with 'server connect', not one handed in here",
                          name=name)
+        return name
+
+    async def _hash_check(self, records: dict[str, Any], token: str, address: str
+                          ) -> str | None:
+        """``find`` in a thread, within the limits of wrong secrets by (address, id): the
+        attempt is counted before the hash and forgotten when the secret is right."""
+        state, now = self.state, time.monotonic()
+        wanted = token_id(token)
+        window = state.failures.get((address, wanted))
+        if window is None:
+            if len(state.failures) >= FAILURE_KEYS:
+                _forget_idle(state.failures, now)
+            window = state.failures[(address, wanted)] = _Window()
+        if (wait := window.wait(self.settings.failures_per_minute, now)) is not None:
+            raise Answer(429, f"too many wrong tokens from your address for the id "
+                         f"{wanted!r}: try again in {wait} s", retry_after=wait)
+        window.times.append(now)  # reserved before the hash: concurrent ones count
+        if state.hashes is None:
+            state.hashes = trio.CapacityLimiter(HASHES_AT_ONCE)
+        lock = state.hashing.setdefault(address, trio.Lock())
+        try:
+            async with lock, state.hashes:
+                name = await trio.to_thread.run_sync(find, records, token)
+        finally:
+            if not lock.locked() and lock.statistics().tasks_waiting == 0:
+                state.hashing.pop(address, None)
+        if name is not None:
+            with contextlib.suppress(ValueError):
+                window.times.remove(now)
         return name
 
     async def _take(self, name: str, form: FormData) -> Answer:
@@ -423,6 +487,13 @@ async def _drain(receive: Receive, length: int | None, max_bytes: int) -> None:
         budget -= len(message.get("body", b""))
         if not message.get("more_body", False):
             return
+
+
+def _forget_idle(windows: dict[tuple[str, str], _Window], now: float) -> None:
+    """Drop the windows with nothing in the last minute (many ids tried: memory stays
+    bounded by the attempts of one minute)."""
+    for key in [k for k, w in windows.items() if not w.times or w.times[-1] <= now - 60.0]:
+        del windows[key]
 
 
 def _folder_bytes(folder: Path) -> int:

@@ -5,11 +5,18 @@ the clear); the upload page (``server.web.handins``) checks them.
 
 A token is ``<id>.<secret>``: the id (8 hex digits) finds the student's record
 at once, so a wrong token costs one hash, never one per student; the secret (32
-random bytes, URL-safe) is checked against a salted PBKDF2-HMAC-SHA256 of
-``ITERATIONS`` rounds, compared in constant time. The file::
+random bytes, URL-safe) is checked against a salted hash of it, compared in constant
+time. The hash is one HMAC-SHA256 keyed by the salt (``iterations`` 0): a secret of 256
+random bits cannot be guessed whatever the hash's cost, so key stretching would buy
+nothing and would hand a client a lever on the server's CPU. Files written before (with
+a PBKDF2-HMAC-SHA256 of ``iterations`` rounds) are read and checked as they are.
 
-    {"version": 1, "tokens": {"alice": {"id": "3f9a1c2e", "salt": "<hex>",
-      "hash": "<hex>", "iterations": 200000, "made": 1764190000.5}, ...}}
+A check costs the same whether the id exists or not (``find``): an unknown id is hashed
+with a dummy salt, and every kind of hash the file holds is computed once per check, so
+its time does not tell which ids exist. The file::
+
+    {"version": 2, "tokens": {"alice": {"id": "3f9a1c2e", "salt": "<hex>",
+      "hash": "<hex>", "iterations": 0, "made": 1764190000.5}, ...}}
 
 Names are those of the tournament's entries when ``OUT`` holds one (read from
 its ``tournament.sqlite``, read-only), and always names a folder can have:
@@ -37,7 +44,8 @@ from server.tournament.uploads import HANDINS
 
 TOKENS_FILE = "tokens.json"  # OUT/handins/tokens.json
 TOURNAMENT_DB = "tournament.sqlite"  # server.tournament.command.DB_NAME
-ITERATIONS = 200_000  # PBKDF2 rounds: about 0.1 s a check, once per upload
+ITERATIONS = 0  # one HMAC-SHA256 (older files: PBKDF2 rounds, 200,000)
+_DUMMY_SALT = bytes(16)  # an unknown id's hash: the same work as a known one's
 ID_DIGITS = 8
 MAX_NAME = 64
 # A name is a folder's name: no separator, no control character, not hidden.
@@ -151,13 +159,16 @@ def save_tokens(out: Path, records: dict[str, TokenRecord]) -> None:
     only."""
     path = tokens_path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {"version": 1, "tokens": {
+    data = {"version": 2, "tokens": {
         r.name: {"id": r.id, "salt": r.salt, "hash": r.hash, "iterations": r.iterations,
                  "made": r.made} for r in sorted(records.values(), key=lambda r: r.name)}}
     write_atomic(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600)
 
 
 def _hash(secret: str, salt: bytes, iterations: int) -> bytes:
+    """0 iterations: one HMAC-SHA256 keyed by the salt; more: PBKDF2-HMAC-SHA256."""
+    if iterations <= 0:
+        return hmac.new(salt, secret.encode("utf-8"), hashlib.sha256).digest()
     return hashlib.pbkdf2_hmac("sha256", secret.encode("utf-8"), salt, iterations)
 
 
@@ -210,24 +221,32 @@ def revoke(out: Path, name: str) -> None:
 
 
 def find(records: dict[str, TokenRecord], token: str) -> str | None:
-    """The name ``token`` belongs to, or None: one slow hash of the secret, compared in
-    constant time with the stored one."""
+    """The name ``token`` belongs to, or None: its secret hashed and compared in constant
+    time with the stored hash, with the same work for an unknown id or a bad record (a
+    dummy salt) and for every kind of hash the file holds (the module's docstring)."""
     token_id, dot, secret = token.strip().partition(".")
     if not dot or not secret:
         return None
     wanted = token_id.encode("utf-8")
-    record = next((r for r in records.values()
-                   if hmac.compare_digest(r.id.encode("utf-8"), wanted)), None)
-    if record is None:
-        return None
-    try:
-        salt = bytes.fromhex(record.salt)
-        stored = bytes.fromhex(record.hash)
-    except ValueError:
-        return None
-    if hmac.compare_digest(_hash(secret, salt, record.iterations), stored):
-        return record.name
-    return None
+    record: TokenRecord | None = None
+    for candidate in records.values():  # every id compared: no early way out
+        if hmac.compare_digest(candidate.id.encode("utf-8"), wanted):
+            record = candidate
+    salt, stored = _DUMMY_SALT, b""
+    if record is not None:
+        try:
+            salt, stored = bytes.fromhex(record.salt), bytes.fromhex(record.hash)
+        except ValueError:
+            record = None
+    costs = sorted({r.iterations for r in records.values()})
+    own = record.iterations if record is not None else (costs[-1] if costs else ITERATIONS)
+    digest = b""
+    for iterations in costs or [own]:
+        result = _hash(secret, salt if iterations == own else _DUMMY_SALT, iterations)
+        if iterations == own:
+            digest = result
+    matched = hmac.compare_digest(digest, stored) and bool(stored)
+    return record.name if record is not None and matched else None
 
 
 def token_id(token: str) -> str:

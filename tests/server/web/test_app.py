@@ -7,12 +7,14 @@ import json
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
+import server.web.app as app_module
 from server.web.app import build_app
 from server.web.handins import PATH, HandinSettings
 from server.web.serving import serve
@@ -241,3 +243,181 @@ async def test_hand_ins_are_mounted_only_when_on(tmp_path: Path) -> None:
         status, form = await get(address, PATH)
         assert status == 200 and b"<form" in form
         nursery.cancel_scope.cancel()
+
+
+def a_run(run: Path) -> None:
+    """A tournament's folder with every private part a teacher's run has."""
+    tournament(run)
+    (run / "tournament.sqlite").write_text("store")
+    (run / "tournament.sqlite-wal").write_text("store")
+    (run / "handins" / "alice" / "11").mkdir(parents=True)
+    (run / "handins" / "tokens.json").write_text('{"secret": 1}')
+    (run / "handins" / "alice" / "11" / "x.py").write_text("secret upload")
+    (run / "handins" / "alice" / "current.json").write_text("{}")
+    (run / "programs" / "0123abcd").mkdir(parents=True)
+    (run / "programs" / "0123abcd" / "bot.py").write_text("secret program")
+    (run / ".git").mkdir()
+    (run / ".git" / "config").write_text("secret dotfile")
+    (run / ".env").write_text("secret dotfile")
+
+
+PRIVATE = ("handins/tokens.json", "handins/alice/11/x.py", "handins/alice/current.json",
+           "handins/", "handins/alice/", "programs/0123abcd/bot.py", "programs/",
+           "tournament.sqlite", "tournament.sqlite-wal", ".git/config", ".env",
+           "out.txt", "tokens.json", "handins-link/tokens.json", "up/secret.txt")
+
+
+async def test_private_parts_are_hidden_at_every_depth_of_a_folder_of_runs(
+        tmp_path: Path) -> None:
+    """``server serve PARENT`` of several runs (and a folder of them): each run's
+    tokens, uploads, programs, store, dotfiles and links out are 404, at any depth."""
+    parent = tmp_path / "parent"
+    (tmp_path / "secret.txt").write_text("secret outside")
+    runs = [parent / "class", parent / "term" / "class2"]
+    for run in runs:
+        a_run(run)
+        (run / "out.txt").symlink_to(tmp_path / "secret.txt")
+        (run / "tokens.json").symlink_to(run / "handins" / "tokens.json")
+        (run / "handins-link").symlink_to(run / "handins")
+        (run / "up").symlink_to(tmp_path)
+    async with served(parent) as address:
+        assert (await get(address, "/class/tournament.html"))[0] == 200
+        assert (await get(address, "/term/class2/tournament.html"))[0] == 200
+        for prefix in ("/class/", "/term/class2/"):
+            for rel in PRIVATE:
+                status, body = await get(address, prefix + rel)
+                assert status == 404, prefix + rel
+                assert b"secret" not in body and b"store" not in body
+            for api in ("/api/standings", "/api/tables", "/api/events"):
+                status, _ = await get(address, f"{api}?dir={prefix[1:]}handins")
+                assert status == 404, api
+
+
+def sealed_run(run: Path) -> dict[str, Path]:
+    """A tournament in round 2: r01-t01 finished and free, r02-t01 finished but sealed
+    (sealed.json lists it: r02-t02 plays its deals still), r02-t02 in play."""
+    files: dict[str, Path] = {}
+    for name, state in (("r01-t01", "done"), ("r02-t01", "done"), ("r02-t02", "play")):
+        folder = run / "matches" / name
+        append(folder / "live.jsonl", table(name), start(1))
+        if state == "done":
+            append(folder / "live.jsonl", end(1, [8, -8, 0, 0],
+                                              page=f"matches/{name}-hands/001.html"), done())
+        for rel, text in (("001-00000001/game.log", "W1 W1 W1 every tile"),
+                          ("001-00000001/events.jsonl", "the wall"),
+                          ("match.json", "{}"), ("report.html", "every tile")):
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / rel).write_text(text)
+            files[f"{name}/{rel}"] = folder / rel
+        for rel in (f"{name}.html", f"{name}-hands/001.html"):
+            (run / "matches" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (run / "matches" / rel).write_text("every tile")
+            files[rel] = run / "matches" / rel
+    standings_json(run, {"alice": 8, "bob": -8})
+    (run / "sealed.json").write_text(json.dumps({"tables": ["r02-t01", "r02-t02"]}))
+    return files
+
+
+async def test_a_sealed_table_hands_out_no_file_and_its_ends_tell_only_scores(
+        tmp_path: Path) -> None:
+    """Listed in sealed.json or in play: every file of the table is 403, its pages
+    included, at every depth; its live ``end`` records keep their scores only; once
+    unsealed, all is shown."""
+    parent = tmp_path / "parent"
+    run = parent / "term" / "class"
+    files = sealed_run(run)
+    async with served(parent) as address:
+        for rel in files:
+            status, body = await get(address, f"/term/class/matches/{rel}")
+            if rel.startswith("r01-t01"):
+                assert status == 200, rel
+            else:
+                assert (status, b"tile" in body, b"wall" in body) == (403, False, False), rel
+        async with events(address, "?dir=term/class") as page:
+            name, snapshot = await page.next()
+            assert name == "snapshot"
+            shown = {f["key"]: f["hands"] for f in snapshot["feeds"]}
+            assert shown["matches/r01-t01"][0]["text"] == "carol wins on bob's discard"
+            assert shown["matches/r02-t01"] == [
+                {"n": 1, "title": "Hand 1 of 2", "seats": table()["players"], "result": "ron",
+                 "text": None, "scores": [8, -8, 0, 0], "page": None}]
+            append(run / "matches" / "r02-t02" / "live.jsonl",
+                   end(1, [0, 0, 6, -6], page="matches/r02-t02-hands/001.html"))
+            relayed = await page.until("record", "end")
+            assert relayed == {"table": "matches/r02-t02", "type": "end", "n": 1,
+                               "result": "ron", "scores": [0, 0, 6, -6], "sealed": True}
+            tables = await get_json(address, "/api/tables?dir=term/class")
+            assert "W1" not in json.dumps(tables) and "wins on" not in json.dumps(tables)
+            # every table has played the deals: all is shown
+            append(run / "matches" / "r02-t02" / "live.jsonl", done())
+            (run / "sealed.json").write_text(json.dumps({"tables": []}))
+            later = await page.until("snapshot")
+            shown = {f["key"]: f["hands"] for f in later["feeds"]}
+            assert shown["matches/r02-t02"][0]["page"] == "matches/r02-t02-hands/001.html"
+            assert shown["matches/r02-t01"][0]["text"] == "carol wins on bob's discard"
+        for rel in files:
+            assert (await get(address, f"/term/class/matches/{rel}"))[0] == 200, rel
+
+
+async def test_a_sealed_json_that_cannot_be_read_seals_every_table(tmp_path: Path) -> None:
+    files = sealed_run(tmp_path)
+    (tmp_path / "sealed.json").write_text('{"tables": ')
+    async with served(tmp_path) as address:
+        for rel in files:
+            assert (await get(address, f"/matches/{rel}"))[0] == 403, rel
+        assert (await get(address, "/standings.json"))[0] == 200
+
+
+async def test_an_event_is_encoded_once_for_every_page(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twenty pages watching: a new record is turned into bytes once, not once a page
+    (the cost of a viewer is a send, never JSON work of its own)."""
+    feed = tournament(tmp_path)
+    calls: list[str] = []
+    real = app_module.sse
+
+    def counted(name: str, data: Any) -> bytes:
+        calls.append(name)
+        return real(name, data)
+
+    monkeypatch.setattr(app_module, "sse", counted)
+    async with served(tmp_path) as address, AsyncExitStack() as stack:
+        pages = [await stack.enter_async_context(events(address)) for _ in range(20)]
+        for page in pages:
+            assert (await page.next())[0] == "snapshot"
+        assert calls.count("snapshot") <= 2, "one snapshot for all (a poll between: two)"
+        calls.clear()
+        append(feed, step(1, 1, ["W2"]))
+        for page in pages:
+            assert (await page.until("record", "step"))["picture"]["last"]["tile"] == "W2"
+        assert calls == ["record"]
+
+
+async def test_pages_past_the_cap_are_refused_until_one_leaves(tmp_path: Path) -> None:
+    tournament(tmp_path)
+    async with trio.open_nursery() as nursery:
+        urls = await nursery.start(serve, build_app(tmp_path, max_viewers=3), "127.0.0.1", 0)
+        address = ("127.0.0.1", int(urls[0].rsplit(":", 1)[1]))
+        async with AsyncExitStack() as stack:
+            for _ in range(3):
+                await stack.enter_async_context(events(address))
+            status, body = await get(address, "/api/events")
+            assert status == 503 and b"too many pages" in body
+        for _ in range(200):  # the server sees the pages go
+            if await events_status(address) == 200:
+                break
+            await trio.sleep(0.05)
+        else:
+            raise AssertionError("a page that left still counts")
+        nursery.cancel_scope.cancel()
+
+
+async def events_status(address: tuple[str, int]) -> int:
+    stream = await trio.open_tcp_stream(*address)
+    async with stream:
+        await stream.send_all(b"GET /api/events HTTP/1.0\r\nHost: x\r\n\r\n")
+        data = b""
+        with trio.fail_after(10):
+            while b"\r\n" not in data:
+                data += await stream.receive_some()
+    return int(data.split()[1])

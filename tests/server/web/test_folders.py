@@ -52,7 +52,8 @@ def test_links_out_of_the_root_and_private_files_are_refused(tmp_path: Path) -> 
         assert safe_path(root.resolve(), bad) is None, bad
 
 
-def test_a_table_in_play_shows_only_its_pages(tmp_path: Path) -> None:
+def test_a_table_in_play_shows_nothing_not_even_its_pages(tmp_path: Path) -> None:
+    """Its hands' pages and its report show every tile, as its logs do."""
     table_dir = tmp_path / "matches" / "r01-t01"
     append(table_dir / "live.jsonl", table(), start(1))
     log = table_dir / "001-00000001" / "game.log"
@@ -63,11 +64,17 @@ def test_a_table_in_play_shows_only_its_pages(tmp_path: Path) -> None:
     page.write_text("a finished hand")
     inside_page = table_dir / "report.html"
     inside_page.write_text("")
+    report = tmp_path / "matches" / "r01-t01.html"
+    report.write_text("the table's report")
+    other = tmp_path / "matches" / "r01-t011.html"
+    other.write_text("another table's report")
     assert withheld(tmp_path, log)
-    assert not withheld(tmp_path, page)
-    assert not withheld(tmp_path, inside_page)
+    assert withheld(tmp_path, page)
+    assert withheld(tmp_path, inside_page)
+    assert withheld(tmp_path, report)
+    assert not withheld(tmp_path, other)
     append(table_dir / "live.jsonl", done())
-    assert not withheld(tmp_path, log)
+    assert not any(withheld(tmp_path, p) for p in (log, page, inside_page, report))
 
 
 def test_a_feed_long_unwritten_is_a_stopped_run_not_a_table_in_play(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import hashlib
 import http.client
 import io
 import json
+import logging
 import os
 import sqlite3
 import sys
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 import trio
 from starlette.applications import Starlette
 
@@ -428,3 +430,114 @@ def test_check_bot_runs_as_the_tournament_plays_its_ruleset_sandbox_limits_and_i
                        "--file-limit": "8", "--sandbox": "none", "--variant": "classic",
                        "--time-limit": "2.5"}
     assert argv[-1] == f"json+keep-running:python3 {dest / 'bot.py'}"
+
+
+async def test_concurrent_wrong_tokens_cannot_pass_the_limit_together(tmp_path: Path) -> None:
+    """60 wrong secrets for one id at once, over 60 sockets: 3 are checked (403), the
+    others refused before any hash (429)."""
+    out = tmp_path / "out"
+    (_, alice, _), = make_tokens(out, ["alice"], 20_000)  # a slow hash: a wide window
+    guessed = alice.split(".")[0]
+    settings = HandinSettings(failures_per_minute=3)
+    odd = ("bad name.py", b"x")
+    limiter = trio.CapacityLimiter(60)
+    got: list[int] = []
+    async with served(out, settings) as url:
+        async def guess(i: int) -> None:
+            got.append((await trio.to_thread.run_sync(
+                lambda: post(url, {"token": f"{guessed}.wrong{i}"}, [("file", *odd)]),
+                limiter=limiter))[0])
+
+        async with trio.open_nursery() as nursery:
+            for i in range(60):
+                nursery.start_soon(guess, i)
+    assert sorted(set(got)) == [403, 429] and got.count(403) == 3, got
+
+
+async def test_guessing_from_one_address_does_not_lock_out_the_other_students_there(
+        tmp_path: Path) -> None:
+    """A classroom behind one NAT: 25 wrong secrets for alice's id from 127.0.0.1, then
+    bob's right token from 127.0.0.1 is taken; alice's id stays refused a while."""
+    out = tmp_path / "out"
+    (_, alice, _), (_, bob, _) = make_tokens(out, ["alice", "bob"], FAST)
+    guessed = alice.split(".")[0]
+    settings = HandinSettings(failures_per_minute=20)
+    odd = ("bad name.py", b"x")  # past the token, then refused by name: cheap
+    async with served(out, settings) as url:
+        statuses = [(await upload(url, f"{guessed}.guess{i}", odd))[0] for i in range(25)]
+        assert statuses == [403] * 20 + [429] * 5
+        for i in range(5):  # other ids guessed too: each its own count
+            assert (await upload(url, f"{i:08x}.guess", odd))[0] == 403
+        got, _, answer = await upload(url, bob, odd)
+        assert (got, answer["name"]) == (422, "bob"), answer
+        got, headers, answer = await upload(url, alice, odd)
+        assert got == 429 and guessed in answer["reason"]
+        assert 1 <= int(headers["Retry-After"]) <= 60
+
+
+def upload_head(length: int) -> bytes:
+    return (f"POST /handin HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nContent-Type: "
+            f"multipart/form-data; boundary=b\r\nContent-Length: {length}\r\n\r\n--b\r\n"
+            ).encode()
+
+
+async def answer_and_close(stream: trio.SocketStream, seconds: float) -> tuple[bytes, float]:
+    """What the server sends until it closes the connection, and when it closed it."""
+    start = trio.current_time()
+    data = b""
+    with trio.fail_after(seconds):
+        while chunk := await stream.receive_some():
+            data += chunk
+    return data, trio.current_time() - start
+
+
+async def test_stalled_and_trickling_upload_bodies_are_cut(tmp_path: Path) -> None:
+    """Twenty bodies that stop after their first bytes are answered 408 and closed after
+    the idle limit; one that trickles a byte every 0.2 s, after the total limit."""
+    out = tmp_path / "out"
+    make_tokens(out, ["alice"], FAST)
+    settings = HandinSettings(body_idle_seconds=1.0, body_seconds=3.0)
+    async with served(out, settings) as url:
+        port = int(url.rsplit(":", 1)[1])
+        stalled = [await trio.open_tcp_stream("127.0.0.1", port) for _ in range(20)]
+        for stream in stalled:
+            await stream.send_all(upload_head(100_000))
+        for stream in stalled:
+            data, took = await answer_and_close(stream, 10)
+            assert data.startswith(b"HTTP/1.1 408 ") and b"stopped for 1 s" in data
+            assert took < 4
+            await stream.aclose()
+        trickle = await trio.open_tcp_stream("127.0.0.1", port)
+        await trickle.send_all(upload_head(100_000))
+        start = trio.current_time()
+        with trio.move_on_after(10):
+            while True:
+                try:
+                    await trickle.send_all(b"x")
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    break
+                await trio.sleep(0.2)
+        try:  # the answer, or a reset: it was closed while the client still wrote
+            data, _ = await answer_and_close(trickle, 5)
+        except trio.BrokenResourceError:
+            data = b""
+        assert b" 408 " in data.split(b"\r\n")[0] or data == b""
+        assert 2.5 < trio.current_time() - start < 8
+        await trickle.aclose()
+
+
+async def test_an_aborted_upload_logs_one_line(tmp_path: Path,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    out = tmp_path / "out"
+    (_, alice, _), = make_tokens(out, ["alice"], FAST)
+    caplog.set_level(logging.INFO)
+    async with served(out, QUICK) as url:
+        stream = await trio.open_tcp_stream("127.0.0.1", int(url.rsplit(":", 1)[1]))
+        await stream.send_all(upload_head(20_000) + b'Content-Disposition: form-data; '
+                              b'name="token"\r\n\r\n' + alice.encode() + b"\r\n--b\r\n")
+        await trio.sleep(0.3)
+        await stream.aclose()
+        await trio.sleep(0.5)
+    said = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(said) == 1 and not said[0].exc_info, [r.getMessage() for r in said]
+    assert "aborted" in said[0].getMessage() and "\n" not in said[0].getMessage()

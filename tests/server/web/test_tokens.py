@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
+import statistics
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -101,3 +105,48 @@ def test_server_tokens_prints_each_token_once_lists_and_revokes(tmp_path: Path) 
     bad = run(str(out), "a/b")  # each refusal's words: the tests above
     assert bad.returncode == 2 and "must not hold /" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def median_seconds(check: Callable[[], object], other: Callable[[], object], trials: int
+                   ) -> tuple[float, float]:
+    """The median time of each of two checks, run alternately, as this thread's CPU time:
+    the work each does, which the wall clock of a loaded machine (other processes'
+    turns) only adds to."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(trials):
+        for i, call in enumerate((check, other)):
+            start = time.thread_time()
+            call()
+            times[i].append(time.thread_time() - start)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+@pytest.mark.parametrize("kinds", [(5_000,), (0, 5_000)], ids=["pbkdf2", "mixed"])
+def test_a_checks_time_does_not_tell_whether_the_id_exists(tmp_path: Path,
+                                                           kinds: tuple[int, ...]) -> None:
+    """A wrong secret for a known id costs what an unknown id costs, in a file of PBKDF2
+    tokens (an older file) and in one holding both kinds of hash."""
+    made = [make_tokens(tmp_path, [f"s{i}"], kind)[0] for i, kind in enumerate(kinds)]
+    records = load_tokens(tmp_path)
+    for _, token, _ in made:
+        known = token.split(".")[0] + ".wrong-secret"
+        unknown = "0badf00d.wrong-secret"
+        assert find(records, known) is None and find(records, unknown) is None
+        a, b = median_seconds(lambda k=known: find(records, k),
+                              lambda u=unknown: find(records, u), trials=21)
+        assert 0.75 < a / b < 1.33, f"known id {a * 1e3:.2f} ms, unknown {b * 1e3:.2f} ms"
+
+
+def test_new_tokens_are_one_hmac_and_old_pbkdf2_files_still_open(tmp_path: Path) -> None:
+    (_, new, _), = make_tokens(tmp_path, ["alice"])
+    data = json.loads(tokens_path(tmp_path).read_text())
+    assert data["tokens"]["alice"]["iterations"] == 0
+    start = time.perf_counter()
+    assert find(load_tokens(tmp_path), new) == "alice"
+    assert time.perf_counter() - start < 0.05, "no key stretching for a random secret"
+    old = {"version": 1, "tokens": {"bob": {
+        "id": "0000beef", "salt": "00" * 16, "iterations": 1000, "made": 1.0,
+        "hash": hashlib.pbkdf2_hmac("sha256", b"s3cret", bytes(16), 1000).hex()}}}
+    tokens_path(tmp_path).write_text(json.dumps(old))
+    assert find(load_tokens(tmp_path), "0000beef.s3cret") == "bob"
+    assert find(load_tokens(tmp_path), "0000beef.s3cres") is None
