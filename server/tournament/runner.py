@@ -60,6 +60,7 @@ from server.tournament.schedule import (
     round_robin,
     swiss_round,
 )
+from server.tournament.sealed import sealed_tables, table_name, write_sealed
 from server.tournament.standings import seating_points, wins_by_entry
 from server.tournament.store import Entry, ProgramRow, Store
 from server.tournament.tables import TableJob, TableOutcome, play_table
@@ -156,10 +157,6 @@ class TableCarrier(Protocol):
 
 def table_dir(out: Path, plan: TablePlan) -> Path:
     return out / "matches" / table_name(plan)
-
-
-def table_name(plan: TablePlan) -> str:
-    return f"r{plan.round:02d}-t{plan.table:02d}"
 
 
 class Runner:
@@ -351,6 +348,14 @@ class Runner:
         elif c.format == "swiss" and self.store.rounds_scheduled() == 0:
             self.store.schedule(swiss_round(n, c.seed, 1, {}, self.rules.swiss_tiebreak))
 
+    def seal(self) -> list[str]:
+        """Write ``sealed.json``: every table of a round with a table still to play
+        (``server.tournament.sealed``); the tables it lists."""
+        done = {(p.round, p.table) for p in self.store.plans("done")}
+        tables = sealed_tables(self.store.plans(), done)
+        write_sealed(self.config.out, tables)
+        return tables
+
     def _total_tables(self) -> int:
         c = self.config
         if c.format == "swiss":
@@ -388,8 +393,10 @@ class Runner:
         p.hands_total = p.tables_total * c.hands_per_table()
         p.hands_done = p.tables_done * c.hands_per_table()
         limiter = trio.CapacityLimiter(max(1, self.jobs))
+        self.seal()  # before any table starts
         if c.format != "swiss":
             await self._play(self.store.plans("scheduled"), limiter)
+            self.seal()
             return
         for r in range(1, c.rounds + 1):
             if r > self.store.rounds_scheduled():
@@ -400,9 +407,11 @@ class Runner:
                 self.store.schedule(swiss_round(n, c.seed, r, points,
                                                 self.rules.swiss_tiebreak,
                                                 wins_by_entry(done, n), totals))
+                self.seal()  # the new round's tables, before any of them starts
             p.round = r
             self._tell("round")
             await self._play([t for t in self.store.plans("scheduled") if t.round == r], limiter)
+        self.seal()
 
     async def _play(self, plans: list[TablePlan], limiter: trio.CapacityLimiter) -> None:
         async with trio.open_nursery() as nursery:
@@ -440,6 +449,7 @@ class Runner:
                 self.progress.running.pop(key, None)
             self.store.finish(plan, outcome.results, outcome.hands, outcome.kinds,
                               self._program_rows(plan, programs), outcome.node)
+            self.seal()
             self.progress.tables_done += 1
             self._tell("table", plan)
         if self.after_table is not None:
