@@ -52,6 +52,7 @@ from server.seam.contract import FaultNote
 from server.seam.errors import InputError, reason
 from server.seam.registry import DEFAULT, load
 from server.tournament.entries import EntriesError, fill_in, load_entries
+from server.tournament.exports import Portable
 from server.tournament.programs import Program, command_digest, pin
 from server.tournament.schedule import (
     TablePlan,
@@ -187,6 +188,7 @@ class Runner:
         self.tables: TableCarrier | None = None  # where tables play; None: here
         self.jobs = config.jobs  # tables at once (on a cluster: as many as it has room for)
         self.node = socket.gethostname()  # what the store calls this machine
+        self.portable = Portable(config.out.resolve(), config.bots)
 
     def _tell(self, what: str, plan: TablePlan | None = None) -> None:
         if self.listener is not None:
@@ -322,8 +324,14 @@ class Runner:
             if i in page:
                 what += f" through the page (upload {page[i]})"
             self.notice(f"{name} {what}: plays from table {table_name(plan)}")
-        write_programs(root, [self.entries[i].name for i in plan.players], programs)
+        write_programs(root, [self.entries[i].name for i in plan.players], programs,
+                       self._shown)
         return programs
+
+    def _shown(self, command: Sequence[str]) -> list[str]:
+        """``command`` as the table's files name it: every path of the machine made
+        relative to the output folder or BOTS's, else its file name (``exports.Portable``)."""
+        return self.portable.command(command, self.rules)
 
     def _gone(self, i: int, command: tuple[str, ...]) -> list[str]:
         """The files entry ``i``'s command named and pinned last time that are not there
@@ -432,7 +440,8 @@ class Runner:
             programs = await self._programs(plan, root)
             job = TableJob(plan, tuple(self.entries[e].name for e in plan.players),
                            tuple(p.run for p in programs), c.ruleset, dict(c.settings),
-                           c.groups, c.hands, c.options, c.sandbox)
+                           c.groups, c.hands, c.options, c.sandbox,
+                           tuple(tuple(self._shown(p.run)) for p in programs))
             key = (plan.round, plan.table)
             self.progress.running[key] = 0
             try:
@@ -477,11 +486,13 @@ class Runner:
         p.running[(plan.round, plan.table)] = 0
 
 
-def write_programs(root: Path, names: Sequence[str], programs: Sequence[Program]) -> None:
-    """``programs.json`` in a table's folder: each player's program, as it played."""
+def write_programs(root: Path, names: Sequence[str], programs: Sequence[Program],
+                   shown: Callable[[Sequence[str]], list[str]] = list) -> None:
+    """``programs.json`` in a table's folder: each player's program, as it played, its
+    paths as ``shown`` gives them (the runner's: none of the machine)."""
     root.mkdir(parents=True, exist_ok=True)
     (root / PROGRAMS_FILE).write_text(json.dumps(
-        [{"player": k, "name": name, "command": list(p.command), "hash": p.hash,
-          "run": list(p.run), "files": list(p.files)}
+        [{"player": k, "name": name, "command": shown(p.command), "hash": p.hash,
+          "run": shown(p.run), "files": shown(p.files)}
          for k, (name, p) in enumerate(zip(names, programs, strict=True))],
         ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

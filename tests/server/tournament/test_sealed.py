@@ -71,7 +71,7 @@ class Carrier:
             self.turn += 1
             self.changed.set()
             self.changed = trio.Event()
-        await trio.sleep(0)
+        await trio.lowlevel.checkpoint()
         results = [PlayerResult(e, 0, 0, 0, 0, 0, 0, 1) for e in plan.players]
         return TableOutcome(results, [], [])
 
