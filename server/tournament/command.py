@@ -203,11 +203,12 @@ def stalls_line(store: Store) -> str:
 
 
 def run(config: TournamentConfig, resume: bool, quiet: bool = False,
-        cluster: str | None = None, serve: str | None = None) -> int:
+        cluster: str | None = None, serve: str | None = None, handins: bool = False) -> int:
     """Play (or resume) the tournament; 0 when every table has been played. With
     ``cluster`` (an address, or ``local``), the tables play on a Ray cluster; with
     ``serve`` (HOST:PORT), the web view of the folder is served meanwhile (a child
-    process, ``server.bots.web_child``)."""
+    process, ``server.bots.web_child``), taking hand-ins through its page with
+    ``handins``."""
     console = err_console()
     configure_logging(False)
     config.out.mkdir(parents=True, exist_ok=True)
@@ -222,7 +223,7 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False,
     if serve is not None:
         from server.bots.web_child import serving
 
-        with serving(config.out, serve):
+        with serving(config.out, serve, handins):
             return _play(config, db, quiet, cluster)
     return _play(config, db, quiet, cluster)
 
