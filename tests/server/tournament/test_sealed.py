@@ -7,8 +7,12 @@ ends, in every format, with tables of different rounds in play at once, and on r
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -166,3 +170,64 @@ def test_sealed_json_is_written_before_the_first_table_starts(tmp_path: Path,
                                                               fmt: str) -> None:
     carrier, _ = run(tmp_path, fmt, 1, jobs=1, n=4)
     assert carrier.seen == [("start", "r01-t01", ["r01-t01"])]
+
+
+def test_a_real_tournament_shows_nothing_of_a_sealed_table_in_its_reports(
+        tmp_path: Path) -> None:
+    """Read as the tables finish: sealed.json, the per-hand CSV, standings.json and
+    tournament.html; the seed (every round's deals) shows only once it is over."""
+    toml = tmp_path / "bots.toml"
+    toml.write_text("".join(f'[[bot]]\nname = "g{i}"\ncommand = ["{GREEDY[0]}", '
+                            f'"{GREEDY[1]}", "--seed", "{i}"]\n' for i in range(8)),
+                    encoding="utf-8")
+    out = tmp_path / "out"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "tournament", str(toml), "--format",
+         "round-robin", "--rounds", "2", "--hands", "2", "--jobs", "2", "--seed", "4242",
+         "--out", str(out), "--sandbox", "none"], cwd=ROOT, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True)
+    states: list[list[str]] = []
+    rows_seen: set[str] = set()
+    try:
+        while process.poll() is None:
+            csv_text = read(out / "hands.csv")
+            data = json.loads(read(out / "standings.json") or "null")
+            page = read(out / "tournament.html")
+            text = read(out / SEALED_FILE)
+            if not text:
+                continue
+            sealed = json.loads(text)["tables"]
+            if not states or states[-1] != sealed:
+                states.append(sealed)
+            rows = {f"r{int(r[0]):02d}-t{int(r[1]):02d}"
+                    for r in csv.reader(io.StringIO(csv_text)) if r and r[0].isdigit()}
+            assert not rows & set(sealed), (rows, sealed)
+            rows_seen |= rows
+            if data is not None and sealed:
+                assert data["settings"]["seed"] is None
+                assert all(t["seed"] is None for t in data["tables"]
+                           if f"r{t['round']:02d}-t{t['table']:02d}" in sealed)
+                assert all(t["report"] is None for t in data["tables"]
+                           if f"r{t['round']:02d}-t{t['table']:02d}" in sealed)
+            assert "4242" not in page or not sealed
+            for name in sealed:
+                assert not (out / "matches" / f"{name}.html").exists()
+            time.sleep(0.02)
+        assert process.wait() == 0, process.stderr.read() if process.stderr else ""
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    everything = ["r01-t01", "r01-t02", "r02-t01", "r02-t02"]
+    assert states[0] == everything and states[-1] == []
+    assert len(states) >= 2  # a round was unsealed before the end, or at it
+    assert json.loads((out / "standings.json").read_text())["settings"]["seed"] == 4242
+    assert "seed 4242" in (out / "tournament.html").read_text()
+    assert len(list(csv.reader(io.StringIO(read(out / "hands.csv"))))) == 1 + 4 * 2 * 4
+
+
+def read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return ""
