@@ -228,3 +228,12 @@ def test_a_tournaments_killed_web_server_is_said_and_serves_the_same_url_again(
             process.wait()
         for pid in web_servers(out):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_restarted_child_binds_the_port_first_bound_and_its_end_is_said_in_words() -> None:
+    assert web_child._bound_again("127.0.0.1:0", "http://127.0.0.1:41234/") == \
+        "127.0.0.1:41234"
+    assert web_child._bound_again("0", "http://127.0.0.1:41234/") == "41234"
+    assert web_child._bound_again("0.0.0.0:8000", "http://0.0.0.0:8000/") == "0.0.0.0:8000"
+    assert web_child.exit_words(-signal.SIGKILL) == "killed by SIGKILL"
+    assert web_child.exit_words(1) == "exit status 1"
