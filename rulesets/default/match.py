@@ -36,6 +36,7 @@ from server.seam.contract import LiveSink
 class Player:
     name: str  # the AI argument as given
     argv: tuple[str, ...]
+    shown: tuple[str, ...] | None = None  # as match.json names it (None: argv)
 
 
 @dataclass(slots=True)
@@ -123,7 +124,8 @@ class MatchResult:
                 "on_fault": self.config.on_fault,
             },
             "players": [
-                {"name": p.name, "command": list(p.argv), "total": t.points, "fines": t.fines,
+                {"name": p.name, "command": list(p.argv if p.shown is None else p.shown),
+                 "total": t.points, "fines": t.fines,
                  "faults": t.faults, "wins": t.wins, "bot_errors": t.bot_errors,
                  "stats": stats.as_json()}
                 for p, t, stats in zip(self.config.players, self.totals,

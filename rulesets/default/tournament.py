@@ -24,7 +24,9 @@ async def play_table(table: TableRequest) -> list[TableRow]:
     tell = table.on_game or (lambda stalls, faults: None)
     log = structlog.get_logger().bind(table=table.label)
     options: TableOptions = table.options or TableOptions(host_stalls=True)
-    config = MatchConfig(tuple(Player(name, run) for name, run in table.players), table.seed,
+    shown = table.shown or [run for _, run in table.players]
+    config = MatchConfig(tuple(Player(name, run, tuple(words)) for (name, run), words
+                               in zip(table.players, shown, strict=True)), table.seed,
                          table.groups, table.root, options, "autoplay",
                          TableLauncher(ProcessLauncher(table.sandbox), remote=table.remote),
                          hands=table.hands, live=table.live, title=table.title)

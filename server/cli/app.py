@@ -486,6 +486,9 @@ def tournament(
         min=0.05, help=BOTZONE["time_limit"] + " (stored)")] = None,
     serve: Annotated[str | None, typer.Option(help=SERVE_HELP + "; not stored",
                                               show_default=False)] = None,
+    handins: Annotated[bool, typer.Option(
+        "--handins", help="With --serve: take bots handed in through its page too (one "
+        "server, one port; tokens: 'server tokens'); not stored")] = False,
 ) -> None:
     """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
     from server.tournament import FORMATS, EntriesError, default_jobs
@@ -495,6 +498,9 @@ def tournament(
     if format not in FORMATS:
         refuse(f"--format must be one of {', '.join(FORMATS)}")
     checked_bind(serve)
+    if handins and serve is None:
+        refuse("--handins takes hand-ins through the page that --serve HOST:PORT serves: "
+               "give --serve too")
     if cluster is not None and jobs is not None:
         refuse("--jobs is for tables on this machine; on a cluster (--cluster) Ray plays as "
                "many at once as its nodes have CPUs for")
@@ -519,7 +525,8 @@ def tournament(
     if bots is not None and bots.is_dir():
         say_folder(bots, err_console())
     stop_earlier_bots()  # a resume after a kill -9 included
-    raise typer.Exit(run_tournament(config, resume, cluster=cluster, serve=serve))
+    raise typer.Exit(run_tournament(config, resume, cluster=cluster, serve=serve,
+                                    handins=handins))
 
 
 @app.command("serve")

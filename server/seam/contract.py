@@ -425,6 +425,9 @@ class TableRequest:
     # The table's live feed (None: none is written) and its title there ("Round 1, table 2").
     live: LiveSink | None = None
     title: str = ""
+    # Each player's command as the table's files (match.json) name it: no path of the
+    # machine (the tournament's are relative to its folder); empty: as ``players`` run.
+    shown: Sequence[tuple[str, ...]] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,8 +48,9 @@ from server.seam.contract import FaultNote
 from server.seam.errors import InputError
 from server.seam.registry import load
 from server.tournament.programs import PROGRAMS
-from server.tournament.runner import Runner, table_name
+from server.tournament.runner import Runner
 from server.tournament.schedule import TablePlan
+from server.tournament.sealed import table_name
 from server.tournament.store import Store
 from server.tournament.tables import TableJob, TableOutcome, play_table
 

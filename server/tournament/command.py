@@ -41,6 +41,7 @@ from server.tournament.exports import games_file
 from server.tournament.report import Machines, unit_of, write_reports
 from server.tournament.runner import Runner, TournamentConfig, rules_meta, table_dir
 from server.tournament.schedule import TablePlan
+from server.tournament.sealed import sealed_tables, table_name, tournament_over
 from server.tournament.standings import Standing, Standings, standings
 from server.tournament.store import Entry, Store, StoreError
 
@@ -132,7 +133,8 @@ def write_all(config: TournamentConfig, store: Store) -> Standings:
 def reports_job(config: TournamentConfig, store: Store) -> Callable[[], Standings]:
     """Writing the reports (``write_all``) as two halves: what the store holds, read now
     (the store's connection belongs to this thread), and the standings and the files,
-    made when the job returned is called."""
+    made when the job returned is called. Nothing of a sealed table's hands, nor the
+    tournament's seed before it is over, goes in them (``server.tournament.sealed``)."""
     n = len(config.entries)
     compute = standings_job(store, n)
     plans = store.plans()
@@ -143,11 +145,16 @@ def reports_job(config: TournamentConfig, store: Store) -> Callable[[], Standing
     machines = Machines(store.nodes(), store.replays())
     games = store.hand_results()
     rules = load(meta.get("ruleset", DEFAULT))
+    finished = {(p.round, p.table) for p in done}
+    sealed = frozenset(sealed_tables(plans, finished))
+    over = tournament_over(plans, finished, int(meta.get("rounds", config.rounds)))
+    shown = [p for p in done if table_name(p) not in sealed]
 
     def write() -> Standings:
         st = compute()
         write_reports(config.out, st, entries, done, meta, dirs, stalls, programs, machines,
-                      games, stats=entry_stats(rules, done, dirs, n))
+                      games, stats=entry_stats(rules, shown, dirs, n), sealed=sealed,
+                      over=over)
         return st
 
     return write
@@ -197,11 +204,12 @@ def stalls_line(store: Store) -> str:
 
 
 def run(config: TournamentConfig, resume: bool, quiet: bool = False,
-        cluster: str | None = None, serve: str | None = None) -> int:
+        cluster: str | None = None, serve: str | None = None, handins: bool = False) -> int:
     """Play (or resume) the tournament; 0 when every table has been played. With
     ``cluster`` (an address, or ``local``), the tables play on a Ray cluster; with
     ``serve`` (HOST:PORT), the web view of the folder is served meanwhile (a child
-    process, ``server.bots.web_child``)."""
+    process, ``server.bots.web_child``), taking hand-ins through its page with
+    ``handins``."""
     console = err_console()
     configure_logging(False)
     config.out.mkdir(parents=True, exist_ok=True)
@@ -216,7 +224,7 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False,
     if serve is not None:
         from server.bots.web_child import serving
 
-        with serving(config.out, serve):
+        with serving(config.out, serve, handins):
             return _play(config, db, quiet, cluster)
     return _play(config, db, quiet, cluster)
 

@@ -24,7 +24,7 @@ import html
 import itertools
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -160,24 +160,31 @@ class Machines:
 def as_json(standings: Standings, entries: list[Entry], plans: list[TablePlan],
             meta: dict[str, str], links: dict[tuple[int, int], str],
             host_stalls: int, programs: Sequence[ProgramRow] = (),
-            machines: Machines = Machines(), out: Path | None = None) -> dict[str, Any]:
+            machines: Machines = Machines(), out: Path | None = None,
+            sealed: Collection[str] = (), over: bool = True) -> dict[str, Any]:
     """standings.json: typed values, and no absolute path (``exports``; ``out`` is the
-    output folder, which paths are given relative to)."""
+    output folder, which paths are given relative to); a sealed table's seed (its
+    round's deals) and, until the tournament is ``over``, the tournament's seed left
+    out (null)."""
     names = [e.name for e in entries]
     portable = Portable.of(out, meta)
     rules = load(meta.get("ruleset", DEFAULT))
     by_table: dict[tuple[int, int], list[ProgramRow]] = {}
     for row in programs:
         by_table.setdefault((row.round, row.table), []).append(row)
+    settings = typed_settings(meta, portable)
+    if not over and "seed" in settings:
+        settings["seed"] = None
     return {
-        "settings": typed_settings(meta, portable),
+        "settings": settings,
         "standings": [row_dict(s) for s in standings.rows],
         "rating_history": [{names[e]: round(v, 3) for e, v in h.items()}
                            for h in standings.rating_history],
         "head_to_head": [{"bot": names[a], "opponent": names[b], "ahead": w, "level": d,
                           "behind": lo} for (a, b), (w, d, lo) in sorted(
                               standings.head_to_head.items())],
-        "tables": [{"round": p.round, "table": p.table, "seed": p.seed,
+        "tables": [{"round": p.round, "table": p.table,
+                    "seed": None if _table_label(p.round, p.table) in sealed else p.seed,
                     "players": [names[e] for e in p.players],
                     "programs": [{"bot": names[r.entry], "hash": r.hash,
                                   "command": portable.command(r.command, rules)}
@@ -225,13 +232,17 @@ def write_csv(standings: Standings, path: Path) -> None:
 def write_match_reports(out: Path, plans: list[TablePlan],
                         log_dirs: dict[tuple[int, int], Path],
                         ruleset: str = DEFAULT,
-                        names: Sequence[str] = ()) -> dict[tuple[int, int], str]:
+                        names: Sequence[str] = (),
+                        sealed: Collection[str] = ()) -> dict[tuple[int, int], str]:
     """Each finished table's match report (kept if already written), by the tournament's
     ruleset, titled with its round, table and players and linking back to
-    tournament.html; links relative to ``out``."""
+    tournament.html; links relative to ``out``. A sealed table's waits (its hands'
+    pages show deals other tables still play): it is written once its round is over."""
     rules = load(ruleset)
     links: dict[tuple[int, int], str] = {}
     for p in plans:
+        if _table_label(p.round, p.table) in sealed:
+            continue
         root = log_dirs.get((p.round, p.table))
         if root is None or not (root / "match.json").exists():
             continue
@@ -526,11 +537,11 @@ table.h2h td { white-space: nowrap; }
 def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan],
               meta: dict[str, str], links: dict[tuple[int, int], str], host_stalls: int,
               programs: Sequence[ProgramRow] = (), machines: Machines = Machines(),
-              out: Path | None = None, stats_section: str = "") -> str:
+              out: Path | None = None, stats_section: str = "", over: bool = True) -> str:
     """tournament.html: what a class reads on a projector first (standings, chart,
     tables), the rest a click away; no path of the machine (``out``: the folder paths are
     shown relative to) and no hash on the main view; ``stats_section``: the per-bot
-    statistics, under the standings."""
+    statistics, under the standings; until the tournament is ``over``, no seed."""
     names = [e.name for e in entries]
     esc = html.escape
     unit = unit_of(meta.get("ruleset", DEFAULT))
@@ -555,7 +566,8 @@ def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan]
         rounds.setdefault(p.round, []).append(f"<li>{cell}: {who}</li>")
     tables = "".join(f"<h3 id='round-{r}'>Round {r}</h3><ul class='tables'>{''.join(items)}"
                      "</ul>" for r, items in sorted(rounds.items()))
-    title = f"Tournament ({meta.get('format', '')}, seed {meta.get('seed', '')})"
+    title = f"Tournament ({meta.get('format', '')}" + \
+        (f", seed {meta.get('seed', '')})" if over else ")")
     stalls = f"; host stalls: {host_stalls}" if unit == "hand" else ""
     return page(title, f"""<style>{_TOURNAMENT_STYLE}</style>
 <p>{len(plans)} tables{stalls}. Points: the sum over every {unit}. Duplicate: points per
@@ -581,12 +593,18 @@ def write_reports(out: Path, standings: Standings, entries: list[Entry],
                   programs: Sequence[ProgramRow] = (),
                   machines: Machines = Machines(),
                   games: Sequence[tuple[HandRow, str]] | None = None,
-                  stats: Sequence[BotStats] = ()) -> list[Path]:
+                  stats: Sequence[BotStats] = (), sealed: Collection[str] = (),
+                  over: bool = True) -> list[Path]:
     """standings.csv, standings.json, tournament.html and each match's report in ``out``;
     with ``games`` (every hand or game row and its result) hands.csv or games.csv too;
-    ``stats``: each entry's per-bot statistics (``server.tournament.bot_stats``)."""
+    ``stats``: each entry's per-bot statistics (``server.tournament.bot_stats``).
+    ``sealed`` tables (``server.tournament.sealed``) get no report nor per-hand rows and
+    no seed; the tournament's seed waits until it is ``over``."""
     ruleset = meta.get("ruleset", DEFAULT)
-    links = write_match_reports(out, plans, log_dirs, ruleset, [e.name for e in entries])
+    links = write_match_reports(out, plans, log_dirs, ruleset, [e.name for e in entries],
+                                sealed)
+    if games is not None and sealed:
+        games = [g for g in games if _table_label(g[0].round, g[0].table) not in sealed]
     write_csv(standings, out / "standings.csv")
     written = []
     if games is not None:
@@ -594,11 +612,11 @@ def write_reports(out: Path, standings: Standings, entries: list[Entry],
         write_games_csv(written[0], games, [e.name for e in entries],
                         [e.fill_in for e in entries], ruleset)
     data = as_json(standings, entries, plans, meta, links, host_stalls, programs, machines,
-                   out)
+                   out, sealed, over)
     add_stats(data, standings, stats)
     write_atomic(out / "standings.json", json.dumps(data, indent=1))
     section = stats_html(standings, entries, stats, ruleset)
     write_atomic(out / "tournament.html",
                  html_page(standings, entries, plans, meta, links, host_stalls, programs,
-                           machines, out, section))
+                           machines, out, section, over))
     return [out / "standings.csv", *written, out / "standings.json", out / "tournament.html"]

@@ -52,6 +52,7 @@ from server.seam.contract import FaultNote
 from server.seam.errors import InputError, reason
 from server.seam.registry import DEFAULT, load
 from server.tournament.entries import EntriesError, fill_in, load_entries
+from server.tournament.exports import Portable
 from server.tournament.programs import Program, command_digest, pin
 from server.tournament.schedule import (
     TablePlan,
@@ -60,6 +61,7 @@ from server.tournament.schedule import (
     round_robin,
     swiss_round,
 )
+from server.tournament.sealed import sealed_tables, table_name, write_sealed
 from server.tournament.standings import seating_points, wins_by_entry
 from server.tournament.store import Entry, ProgramRow, Store
 from server.tournament.tables import TableJob, TableOutcome, play_table
@@ -158,10 +160,6 @@ def table_dir(out: Path, plan: TablePlan) -> Path:
     return out / "matches" / table_name(plan)
 
 
-def table_name(plan: TablePlan) -> str:
-    return f"r{plan.round:02d}-t{plan.table:02d}"
-
-
 class Runner:
     def __init__(self, config: TournamentConfig, store: Store,
                  listener: Listener | None = None) -> None:
@@ -190,6 +188,7 @@ class Runner:
         self.tables: TableCarrier | None = None  # where tables play; None: here
         self.jobs = config.jobs  # tables at once (on a cluster: as many as it has room for)
         self.node = socket.gethostname()  # what the store calls this machine
+        self.portable = Portable(config.out.resolve(), config.bots)
 
     def _tell(self, what: str, plan: TablePlan | None = None) -> None:
         if self.listener is not None:
@@ -325,8 +324,14 @@ class Runner:
             if i in page:
                 what += f" through the page (upload {page[i]})"
             self.notice(f"{name} {what}: plays from table {table_name(plan)}")
-        write_programs(root, [self.entries[i].name for i in plan.players], programs)
+        write_programs(root, [self.entries[i].name for i in plan.players], programs,
+                       self._shown)
         return programs
+
+    def _shown(self, command: Sequence[str]) -> list[str]:
+        """``command`` as the table's files name it: every path of the machine made
+        relative to the output folder or BOTS's, else its file name (``exports.Portable``)."""
+        return self.portable.command(command, self.rules)
 
     def _gone(self, i: int, command: tuple[str, ...]) -> list[str]:
         """The files entry ``i``'s command named and pinned last time that are not there
@@ -350,6 +355,14 @@ class Runner:
             self.store.schedule(gauntlet(n, c.seed, c.rounds, c.hero))
         elif c.format == "swiss" and self.store.rounds_scheduled() == 0:
             self.store.schedule(swiss_round(n, c.seed, 1, {}, self.rules.swiss_tiebreak))
+
+    def seal(self) -> list[str]:
+        """Write ``sealed.json``: every table of a round with a table still to play
+        (``server.tournament.sealed``); the tables it lists."""
+        done = {(p.round, p.table) for p in self.store.plans("done")}
+        tables = sealed_tables(self.store.plans(), done)
+        write_sealed(self.config.out, tables)
+        return tables
 
     def _total_tables(self) -> int:
         c = self.config
@@ -388,8 +401,10 @@ class Runner:
         p.hands_total = p.tables_total * c.hands_per_table()
         p.hands_done = p.tables_done * c.hands_per_table()
         limiter = trio.CapacityLimiter(max(1, self.jobs))
+        self.seal()  # before any table starts
         if c.format != "swiss":
             await self._play(self.store.plans("scheduled"), limiter)
+            self.seal()
             return
         for r in range(1, c.rounds + 1):
             if r > self.store.rounds_scheduled():
@@ -400,9 +415,11 @@ class Runner:
                 self.store.schedule(swiss_round(n, c.seed, r, points,
                                                 self.rules.swiss_tiebreak,
                                                 wins_by_entry(done, n), totals))
+                self.seal()  # the new round's tables, before any of them starts
             p.round = r
             self._tell("round")
             await self._play([t for t in self.store.plans("scheduled") if t.round == r], limiter)
+        self.seal()
 
     async def _play(self, plans: list[TablePlan], limiter: trio.CapacityLimiter) -> None:
         async with trio.open_nursery() as nursery:
@@ -423,7 +440,8 @@ class Runner:
             programs = await self._programs(plan, root)
             job = TableJob(plan, tuple(self.entries[e].name for e in plan.players),
                            tuple(p.run for p in programs), c.ruleset, dict(c.settings),
-                           c.groups, c.hands, c.options, c.sandbox)
+                           c.groups, c.hands, c.options, c.sandbox,
+                           tuple(tuple(self._shown(p.run)) for p in programs))
             key = (plan.round, plan.table)
             self.progress.running[key] = 0
             try:
@@ -440,6 +458,7 @@ class Runner:
                 self.progress.running.pop(key, None)
             self.store.finish(plan, outcome.results, outcome.hands, outcome.kinds,
                               self._program_rows(plan, programs), outcome.node)
+            self.seal()
             self.progress.tables_done += 1
             self._tell("table", plan)
         if self.after_table is not None:
@@ -467,11 +486,13 @@ class Runner:
         p.running[(plan.round, plan.table)] = 0
 
 
-def write_programs(root: Path, names: Sequence[str], programs: Sequence[Program]) -> None:
-    """``programs.json`` in a table's folder: each player's program, as it played."""
+def write_programs(root: Path, names: Sequence[str], programs: Sequence[Program],
+                   shown: Callable[[Sequence[str]], list[str]] = list) -> None:
+    """``programs.json`` in a table's folder: each player's program, as it played, its
+    paths as ``shown`` gives them (the runner's: none of the machine)."""
     root.mkdir(parents=True, exist_ok=True)
     (root / PROGRAMS_FILE).write_text(json.dumps(
-        [{"player": k, "name": name, "command": list(p.command), "hash": p.hash,
-          "run": list(p.run), "files": list(p.files)}
+        [{"player": k, "name": name, "command": shown(p.command), "hash": p.hash,
+          "run": shown(p.run), "files": shown(p.files)}
          for k, (name, p) in enumerate(zip(names, programs, strict=True))],
         ensure_ascii=False, indent=1) + "\n", encoding="utf-8")

@@ -42,6 +42,8 @@ class TableJob:
     hands: int | None
     options: TableOptions
     sandbox: Sandbox
+    # What match.json says each player runs: ``runs`` with no path of the machine.
+    shown: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(slots=True)
@@ -77,7 +79,8 @@ async def play_table(job: TableJob, root: Path, on_hand: HandListener | None = N
     request = TableRequest(list(zip(job.names, job.runs, strict=True)), plan.seed, root,
                            job.settings, job.sandbox, on_game, job.options, remote,
                            job.groups, job.hands, f"{(plan.round, plan.table)}", live=live,
-                           title=f"Round {plan.round}, table {plan.table}")
+                           title=f"Round {plan.round}, table {plan.table}",
+                           shown=job.shown)
     try:
         rows = await load(job.ruleset).play_table(request)
     finally:

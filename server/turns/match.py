@@ -285,6 +285,9 @@ async def play_table_games(match: TurnMatch, table: TableRequest,
                               for seat in sorted(got.faulted)])
 
     match.live, match.title = table.live, table.title
+    if table.shown:  # match.json names no path of the machine
+        match.players = [TurnPlayer(p.name, " ".join(words))
+                         for p, words in zip(match.players, table.shown, strict=True)]
     result = await run_turn_match(match, on_game)
     rows: list[TableRow] = []
     per_group: dict[int, int] = {}

@@ -11,11 +11,13 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from server.bots.web_child import serving
+from server.bots import web_child
+from server.bots.web_child import serve_argv, serving
 from server.output.stopping import EXIT_NOT_COMPLETED
 from server.seam.errors import InputError
 
@@ -134,3 +136,104 @@ def test_a_match_with_serve_writes_its_folder_and_serves_it(tmp_path: Path) -> N
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+
+
+def test_the_child_takes_hand_ins_when_asked() -> None:
+    """One server, one port: --handins goes to the child's own ``server serve``."""
+    assert serve_argv(Path("out"), "127.0.0.1:0", handins=True)[-3:] == [
+        "--bind", "127.0.0.1:0", "--handins"]
+    assert "--handins" not in serve_argv(Path("out"), "127.0.0.1:0")
+
+
+def test_a_tournament_refuses_handins_without_serve_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "tournament", str(ROOT / "sample_ai"), "--out",
+         str(tmp_path / "out"), "--handins"], cwd=ROOT, capture_output=True, text=True,
+        timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "--serve" in done.stderr, done.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def fetch(url: str) -> int:
+    with urllib.request.urlopen(url, timeout=30) as r:
+        status: int = r.status
+        return status
+
+
+def killed_and_back(folder: Path, url: str, said: Callable[[], str], times: int = 1) -> None:
+    """Kill -9 the web server of ``folder``; the console says so and it serves ``url``
+    again (a new process)."""
+    [old] = web_servers(folder)
+    os.kill(old, signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while said().count("is back") < times and time.monotonic() < deadline:
+        time.sleep(0.05)
+    text = said()
+    assert text.count(f"(pid {old}) stopped (killed by SIGKILL); restarting it on") == 1, text
+    assert text.count("is back") == times, text
+    [new] = web_servers(folder)
+    assert new != old
+    assert fetch(url) == 200
+
+
+def test_a_killed_child_is_said_and_restarted_on_its_port_until_the_limit(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    monkeypatch.setattr(web_child, "RESTARTS", 1)
+    err: list[str] = []
+
+    def said() -> str:
+        err.append(capfd.readouterr().err)
+        return "".join(err)
+
+    with serving(tmp_path, "127.0.0.1:0") as url:
+        assert fetch(url) == 200
+        killed_and_back(tmp_path, url, said)
+        [pid] = web_servers(tmp_path)
+        os.kill(pid, signal.SIGKILL)  # the second in a minute: over the limit
+        deadline = time.monotonic() + 30
+        while "not restarted again" not in said() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert f"(pid {pid}) stopped (killed by SIGKILL): 2 times in 60 s, so it is " \
+            f"not restarted again; the run goes on without {url}" in said()
+        assert web_servers(tmp_path) == []
+    assert web_servers(tmp_path) == []
+
+
+def test_a_tournaments_killed_web_server_is_said_and_serves_the_same_url_again(
+        tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    stderr = tmp_path / "stderr"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "tournament", str(ROOT / "sample_ai"), "--out",
+         str(out), "--rounds", "3", "--serve", "127.0.0.1:0"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr.open("w"), text=True,
+        start_new_session=True, env={**os.environ, "MAHJONG_RUN_DIR": str(tmp_path / "runs")})
+    try:
+        url = wait_for_url(process)
+        assert fetch(url) == 200
+        killed_and_back(out, url, lambda: stderr.read_text(errors="replace"))
+        assert fetch(url + "api/standings") == 200
+        assert process.poll() is None, "the tournament goes on"
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(60) in (130, -signal.SIGINT)
+        deadline = time.monotonic() + 10
+        while web_servers(out) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert web_servers(out) == []
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        for pid in web_servers(out):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_restarted_child_binds_the_port_first_bound_and_its_end_is_said_in_words() -> None:
+    assert web_child._bound_again("127.0.0.1:0", "http://127.0.0.1:41234/") == \
+        "127.0.0.1:41234"
+    assert web_child._bound_again("0", "http://127.0.0.1:41234/") == "41234"
+    assert web_child._bound_again("0.0.0.0:8000", "http://0.0.0.0:8000/") == "0.0.0.0:8000"
+    assert web_child.exit_words(-signal.SIGKILL) == "killed by SIGKILL"
+    assert web_child.exit_words(1) == "exit status 1"

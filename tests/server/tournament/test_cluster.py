@@ -241,6 +241,8 @@ def test_a_twelve_bot_swiss_plays_across_the_nodes_with_the_local_standings(
     for table in tables_here:  # came back here, and verify
         assert verify_path(table).ok, table
         assert "mahjong-table-" not in (table / "match.json").read_text()
+        assert str(tmp_path) not in (table / "match.json").read_text()  # no path of ours
+    assert json.loads((out / "sealed.json").read_text()) == {"tables": []}
     assert_no_bots_left()
 
 
