@@ -34,6 +34,7 @@ from server.web.folders import (
     folder_sealed,
     kind_of,
     sealed_end,
+    sealed_fault,
     sealed_names,
     sub_folders,
 )
@@ -138,8 +139,9 @@ class Feed:
                 "hand_title": start.get("title"), "seats": start.get("seats"),
                 "played": len(self.ends), "done": self.done, "picture": self.picture}
 
-    def fault_rows(self) -> list[dict[str, Any]]:
-        return [fault_row(self, f) for f in self.faults]
+    def fault_rows(self, sealed: bool = False) -> list[dict[str, Any]]:
+        """The faults as the page lists them (of a sealed table: nothing a bot wrote)."""
+        return [fault_row(self, sealed_fault(f) if sealed else f) for f in self.faults]
 
 
 def fault_row(feed: Feed, record: dict[str, Any]) -> dict[str, Any]:
@@ -151,7 +153,7 @@ def fault_row(feed: Feed, record: dict[str, Any]) -> dict[str, Any]:
     return {"table": feed.key, "table_title": feed.title(), "n": record.get("n"),
             "seat": record.get("seat"), "name": record.get("name"),
             "cause": record.get("cause"), "stderr": record.get("stderr"),
-            "stderr_file": stderr_file}
+            "stderr_file": stderr_file, "sealed": bool(record.get("sealed"))}
 
 
 class Watch:
@@ -193,8 +195,9 @@ class Watch:
         for key, feed, record in read:
             kind = record.get("type")
             if kind == "fault":
-                events.append(("record", {"table": key, **record,
-                                          "row": fault_row(feed, record)}))
+                shown = sealed_fault(record) if key in sealed else record
+                events.append(("record", {"table": key, **shown,
+                                          "row": fault_row(feed, shown)}))
             elif kind == "end" and key in sealed:
                 events.append(("record", {"table": key, **sealed_end(record)}))
             else:
@@ -244,9 +247,10 @@ class Watch:
     def snapshot(self) -> dict[str, Any]:
         """Everything the live page shows, for a page that has just connected."""
         now = time.time()
-        faults = [row for feed in self.feeds.values() for row in feed.fault_rows()]
         sealed = self.sealed_keys()
         self._sealed = sealed
+        faults = [row for feed in self.feeds.values()
+                  for row in feed.fault_rows(feed.key in sealed)]
         finished = [{**{k: v for k, v in f.summary().items() if k != "picture"},
                      "in_play": f.in_play(now), "hands": f.hands(f.key in sealed)}
                     for f in self.feeds.values()]

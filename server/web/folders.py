@@ -194,3 +194,13 @@ def sealed_end(record: dict[str, Any]) -> dict[str, Any]:
     number, result word and scores stay."""
     return {"type": "end", "n": record.get("n"), "result": record.get("result"),
             "scores": record.get("scores"), "sealed": True}
+
+
+def sealed_fault(record: dict[str, Any]) -> dict[str, Any]:
+    """A live ``fault`` record of a sealed table with nothing a bot wrote: a bot could
+    print its own hand on stderr, or as a malformed line that its cause quotes. Who,
+    when and the kind of fault (the cause's first word) stay."""
+    cause = str(record.get("cause") or "")
+    return {"type": "fault", "n": record.get("n"), "seat": record.get("seat"),
+            "name": record.get("name"), "cause": cause.split(":", 1)[0].split(" (", 1)[0],
+            "stderr": None, "stderr_file": None, "sealed": True}

@@ -209,6 +209,7 @@ function drawFaults() {
     + `<b>${esc(f.name)}</b> <span class="muted">${esc(f.table_title)}, ${esc(unitOf(f.table))} ${esc(f.n)}, seat ${esc(f.seat)}</span><br>`
     + `<span class="cause">${esc(f.cause)}</span>`
     + (lastLine(f.stderr) ? `<br><code>${esc(lastLine(f.stderr))}</code>` : "")
+    + (f.sealed ? `<br><span class="muted">what it wrote is shown once every table with this deal has played it</span>` : "")
     + (f.stderr ? `<details><summary>stderr</summary><pre>${esc(f.stderr)}</pre>`
        + (f.stderr_file ? link(f.stderr_file, "whole stderr") : "") + `</details>` : "")
     + `</div>`).join("") : `<p class="muted">No fault so far.</p>`);

@@ -368,6 +368,27 @@ async def test_a_sealed_json_that_cannot_be_read_seals_every_table(tmp_path: Pat
         assert (await get(address, "/standings.json"))[0] == 200
 
 
+async def test_a_sealed_tables_faults_show_nothing_the_bot_wrote(tmp_path: Path) -> None:
+    """A bot could print its hand on stderr, or as a malformed line its cause quotes: of
+    a sealed table a fault tells who, when and its kind; once unsealed, all of it."""
+    sealed_run(tmp_path)
+    leak = {"type": "fault", "n": 1, "seat": 2, "name": "carol",
+            "cause": "malformed: unknown keyword 'W1W2W3'", "stderr": "my hand: W1 W2 W3",
+            "stderr_file": "001-00000001/seat2.stderr"}
+    append(tmp_path / "matches" / "r02-t01" / "live.jsonl", leak)
+    async with served(tmp_path) as address, events(address) as page:
+        _, snapshot = await page.next()
+        assert "W1" not in json.dumps(snapshot["faults"])
+        assert [f["cause"] for f in snapshot["faults"]] == ["malformed"]
+        append(tmp_path / "matches" / "r02-t02" / "live.jsonl", {**leak, "seat": 3})
+        relayed = await page.until("record", "fault")
+        assert "W1" not in json.dumps(relayed) and relayed["row"]["sealed"] is True
+        append(tmp_path / "matches" / "r02-t02" / "live.jsonl", done())
+        (tmp_path / "sealed.json").write_text(json.dumps({"tables": []}))
+        later = await page.until("snapshot")
+        assert [f["stderr"] for f in later["faults"]] == ["my hand: W1 W2 W3"] * 2
+
+
 async def test_an_event_is_encoded_once_for_every_page(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Twenty pages watching: a new record is turned into bytes once, not once a page

@@ -160,6 +160,8 @@ def watch_the_tournament(out: Path, env: dict[str, str]) -> None:
         shoot(page, "live-table.png", "#tables")
         page.wait_for_selector("#faults .fault .cause", timeout=WAIT_MS)
         assert "dave" in text_of(page, "#faults")
+        # what a bot wrote is shown once its deal is played everywhere (the round is over)
+        page.wait_for_selector("#faults .fault summary", timeout=WAIT_MS)
         page.click("#faults .fault summary")
         assert "crashing on prompt" in text_of(page, "#faults")
         page.wait_for_function(
