@@ -411,7 +411,7 @@ def test_check_bot_runs_as_the_tournament_plays_its_ruleset_sandbox_limits_and_i
     (dest / "bot.py").write_text("print(1)\n")
     plain = check_argv(tmp_path / "out", "alice", ("python3", "bot.py"), dest, QUICK)
     assert plain[3:] == ["check-bot", "--ruleset", "default", "--hands", "1",
-                         f"python3 {dest / 'bot.py'}"]
+                         "--sandbox", "bwrap", f"python3 {dest / 'bot.py'}"]  # the default
     settings = BOTZONE.tournament_settings({"walls": 1, "orders": 2, "time_limit": 2.5}, None)
     entries = (Entry("alice", BOTZONE.entry_command([PY, "old.py"], "json", "x", True)),
                Entry("bob", ("json:python3 b.py",)))
