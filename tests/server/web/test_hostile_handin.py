@@ -29,8 +29,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.server.bots.test_hostile import bwrap_or_skip
-from tests.server.bots.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
+from tests.server.bots.test_hostile import (
+    bwrap_or_skip,
+    no_leftovers,  # noqa: F401  (autouse: nothing left running)
+)
 from tests.server.web.test_handins import multipart, snapshot
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -127,7 +129,7 @@ def reached(report: dict[str, Any]) -> dict[str, Any]:
 def post(url: str, token: str, name: str, data: bytes) -> tuple[int, dict[str, Any]]:
     body, content_type = multipart({"token": token}, [("file", name, data)])
     parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=180)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=180)
     try:
         conn.request("POST", "/handin", body=body, headers={
             "Content-Type": content_type, "Accept": "application/json"})
@@ -135,6 +137,10 @@ def post(url: str, token: str, name: str, data: bytes) -> tuple[int, dict[str, A
         return response.status, json.loads(response.read())
     finally:
         conn.close()
+
+
+def mode(path: Path) -> int:
+    return os.stat(path).st_mode & 0o777
 
 
 def outside(root: Path, out: Path) -> dict[str, tuple[str, str]]:
@@ -226,10 +232,8 @@ def test_a_hostile_handin_reaches_nothing_at_check_time_or_at_play_time(
               for r in reports(f.read_text(errors="replace"))]
     assert played, "the upload played at least one hand"
 
-    assert at_check["tmp"], "the probes ran, in the sandbox's own /tmp"
-    assert reached(at_check) == {}, f"at check time the bot reached {reached(at_check)}"
-    for report in played:
-        assert reached(report) == {}, f"at play time the bot reached {reached(report)}"
+    assert at_check["tmp"] and all(r["tmp"] for r in played), "the probes ran"
+    # What it changed: nothing, here or in the output folder beyond the server's writes.
     assert outside(tmp_path, out) == before, "nothing outside the output folder changed"
     assert snapshot(other_upload.parent.parent) == carol_before
     assert not list(tmp_path.rglob("escaped.txt"))
@@ -237,4 +241,22 @@ def test_a_hostile_handin_reaches_nothing_at_check_time_or_at_play_time(
     for programs in (out / "matches").glob("*/programs.json"):
         bob = next(p for p in json.loads(programs.read_text()) if p["name"] == "bob")
         assert bob["command"][-1] == str(ROOT / "sample_ai" / "greedy.py")
-    assert os.stat(out).st_mode & 0o777 == 0o700
+    # The server's files are its user's; what the sandbox's user runs is readable.
+    alice = out / "handins" / "alice"
+    private = [out, out / "handins", alice, out / "matches", out / "programs"]
+    assert {p.name: mode(p) for p in private} == {p.name: 0o700 for p in private}
+    files = [out / "handins" / "tokens.json", alice / "current.json", alice / "uploads.jsonl",
+             alice / f"report-{taken['n']}.txt", out / "tournament.sqlite",
+             *(out / "matches").rglob("seat*.stderr"), *(out / "matches").rglob("*.log")]
+    assert {str(f): mode(f) for f in files} == {str(f): 0o600 for f in files}
+    upload = alice / str(taken["n"])
+    assert (mode(upload), mode(upload / "hostile.py")) == (0o755, 0o644)
+    for pinned in (out / "programs").iterdir():
+        assert mode(pinned) == 0o755
+    # What it read and reached: nothing (the reads wait for the deny-by-default policy).
+    for report in [at_check, *played]:
+        assert {k: report[k] for k in ("write", "bob", "net")} == \
+            {"write": 0, "bob": False, "net": False}, report
+    assert reached(at_check) == {}, f"at check time the bot reached {reached(at_check)}"
+    for report in played:
+        assert reached(report) == {}, f"at play time the bot reached {reached(report)}"
