@@ -27,10 +27,11 @@ and the file) and the upload (``POST /handin``). An upload, in order:
    the tournament takes it when the student's next table starts.
 
 Every answer says why: HTML for the browser's form, JSON when asked (``Accept:
-application/json``): ``{"ok", "status", "reason", "name", "n", "report", "sandbox"}``;
-a tournament stored with ``--sandbox none`` (the teacher opted out by name) has the
-page and every answer say that programs run without a sandbox, as the teacher's user. Every
-upload that got past the token is also logged in ``OUT/handins/<name>/uploads.jsonl``.
+application/json``): ``{"ok", "status", "reason", "name", "n", "report", "sandbox"}``.
+Every upload that got past the token is also logged in
+``OUT/handins/<name>/uploads.jsonl``. A tournament stored with ``--sandbox none``
+(the teacher opted out by name) has the page and every answer say that programs run
+without a sandbox, as the teacher's user.
 """
 
 from __future__ import annotations
