@@ -33,12 +33,19 @@ HELP = {
     "cpu_limit": "CPU seconds per bot process (a hand; botzone, noi2014: a turn, or a kept "
                  "bot's game); 0: no limit",
     "file_limit": "MB a bot may write to one file; under bwrap, to its /tmp; 0: no limit",
-    "sandbox": "none, or bwrap: each bot under bubblewrap (read-only system, private /tmp, "
-               "no network)",
+    "sandbox": "none, or bwrap: each bot under bubblewrap (it sees only its own program, "
+               "the system's runtimes and a private /tmp, as an unprivileged user, no "
+               "network; Linux)",
     "work_dir": "Where each bot's working folder per hand is made (a temporary folder by "
                 "default)",
 }
 RULE_NOTE = " [default: {}; stored, and kept on --resume]"
+# Why a match and a check-bot run bots as the user by default, a tournament not.
+MATCH_SANDBOX = (HELP["sandbox"] + " [default: none for a match of local programs (your "
+                 "own code and the sample AIs, run as you; bwrap is Linux-only); bwrap with "
+                 "--serve, which shows the match to the network]")
+TOURNAMENT_SANDBOX = (HELP["sandbox"] + "; none runs every student's program as you "
+                      "[default: bwrap; stored, and kept on --resume]")
 # The limit options' help in every command: the same words, each ruleset's own default.
 LIMIT_HELP = {key: f"{HELP[key]} [default: {limit_default_help(key)}]"
               for key in ("mem_limit", "cpu_limit", "file_limit")}
@@ -122,6 +129,13 @@ def for_log(ctx: typer.Context, command: str, name: str | None, path: Path) -> R
                          key=lambda n: n == DEFAULT)
         name = next((n for n in playing if load(n).owns(path)), DEFAULT)
     return dispatch(ctx, command, name)
+
+
+def private_files() -> None:
+    """What a command that writes makes from here on is its user's alone (files 0600,
+    folders 0700): tokens, uploads, logs, output folders. What a sandboxed bot must read
+    (a pinned program, an unpacked upload) is given its modes by name."""
+    os.umask(0o077)
 
 
 def stop_earlier_bots() -> None:
@@ -302,7 +316,8 @@ def match(
     mem_limit: MemLimit = None,
     cpu_limit: CpuLimit = None,
     file_limit: FileLimit = None,
-    sandbox: Annotated[str, typer.Option(help=HELP["sandbox"])] = "none",
+    sandbox: Annotated[str | None, typer.Option(help=MATCH_SANDBOX,
+                                                show_default=False)] = None,
     work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,
     variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
     format: Annotated[str | None, typer.Option("--format", help=BOTZONE["format"])] = None,
@@ -315,7 +330,9 @@ def match(
 ) -> None:
     """Run a match: server AI1 AI2 AI3 AI4 [-v] [-d] (--ruleset botzone: Botzone bots)."""
     checked_bind(serve)
-    raise typer.Exit(dispatch(ctx, "match", ruleset).match(command_args(ctx)))
+    private_files()
+    chosen = sandbox or ("bwrap" if serve is not None else "none")
+    raise typer.Exit(dispatch(ctx, "match", ruleset).match(command_args(ctx, sandbox=chosen)))
 
 
 @app.command("check-bot")
@@ -332,7 +349,8 @@ def check_bot(
     mem_limit: MemLimit = None,
     cpu_limit: CpuLimit = None,
     file_limit: FileLimit = None,
-    sandbox: Annotated[str, typer.Option(help="none or bwrap")] = "none",
+    sandbox: Annotated[str, typer.Option(help="none (the bot runs as you), or bwrap: "
+                                         "under bubblewrap, as a tournament runs it")] = "none",
     ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
     variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
     games: Annotated[int | None, typer.Option(min=1, help="botzone, noi2014: games to "
@@ -340,6 +358,7 @@ def check_bot(
     time_limit: Annotated[float | None, typer.Option(min=0.05, help=BOTZONE["time_limit"])] = None,
 ) -> None:
     """Play a few hands of a bot against the sample AIs and report protocol problems."""
+    private_files()
     raise typer.Exit(dispatch(ctx, "check-bot", ruleset).check_bot(command_args(ctx)))
 
 
@@ -470,8 +489,8 @@ def tournament(
     file_limit: Annotated[int | None, typer.Option(
         min=0, help=HELP["file_limit"] + RULE_NOTE.format(limit_default_help("file_limit")))
     ] = None,
-    sandbox: Annotated[str | None, typer.Option(
-        help=HELP["sandbox"] + RULE_NOTE.format("none"))] = None,
+    sandbox: Annotated[str | None, typer.Option(help=TOURNAMENT_SANDBOX,
+                                                show_default=False)] = None,
     work_dir: Annotated[Path | None, typer.Option(help=HELP["work_dir"])] = None,
     ruleset: Annotated[str | None, typer.Option(
         help=RULESET_HELP + RULE_NOTE.format(DEFAULT))] = None,
@@ -501,6 +520,7 @@ def tournament(
     if handins and serve is None:
         refuse("--handins takes hand-ins through the page that --serve HOST:PORT serves: "
                "give --serve too")
+    private_files()
     if cluster is not None and jobs is not None:
         refuse("--jobs is for tables on this machine; on a cluster (--cluster) Ray plays as "
                "many at once as its nodes have CPUs for")
@@ -549,6 +569,8 @@ def serve_folder(
     """
     from server.web.command import run_serve
 
+    if handins:  # uploads and their reports
+        private_files()
     raise typer.Exit(run_serve(folder, bind, handins))
 
 
@@ -576,6 +598,7 @@ def tokens(
                if not chosen else f"{' and '.join(chosen)}: give one of them at a time")
     if out.exists() and not out.is_dir():
         refuse(f"{out}: a file, not a tournament's folder")
+    private_files()
     console = out_console()
     try:
         if list_:

@@ -12,6 +12,7 @@ a hand-in's current.json) is replaced whole, never seen half written.
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
 from pathlib import Path
 
@@ -72,14 +73,24 @@ def output_file(path: Path, what: str) -> Path:
     return path
 
 
-def write_atomic(path: Path, text: str, *, mode: int = 0o644, encoding: str = "utf-8") -> None:
+def write_atomic(path: Path, text: str, *, mode: int | None = None,
+                 encoding: str = "utf-8") -> None:
     """Write ``text`` to ``path`` through a new file beside it renamed over it, so a reader
-    sees the old file or the new one, never a part; the new file gets ``mode``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+    sees the old file or the new one, never a part; the new file gets ``mode``, or by
+    default what any new file gets (0666 less the umask: 0600 under a command that
+    keeps its files private, ``server.cli.app.private_files``)."""
+    while True:
+        tmp = str(path.parent / f".{path.name}-{secrets.token_hex(4)}")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+            break
+        except FileExistsError:
+            continue
     try:
         with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
             f.write(text)
-        os.chmod(tmp, mode)
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -221,6 +221,9 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False,
     if resume and not db.exists():
         console.print(error_line(nothing_to_resume(config.out)))
         return 2
+    if not quiet:
+        console.print(sandbox_line(config.sandbox.kind), markup=False, emoji=False,
+                      highlight=False)
     if serve is not None:
         from server.bots.web_child import serving
 
@@ -362,6 +365,15 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
         return 2
     finally:
         store.close()
+
+
+def sandbox_line(kind: str) -> Text | str:
+    """How the tournament runs its bots, said once at the start."""
+    if kind == "none":
+        return warning_line("--sandbox none: every bot runs without a sandbox, as you, and "
+                            "can read and change what you can (hand-ins included)")
+    return (f"sandbox: {kind} (each bot sees only its own program, the system's runtimes "
+            "and a private /tmp; --sandbox none to run them as you)")
 
 
 def as_one(group: BaseExceptionGroup[InputError]) -> InputError:
@@ -508,6 +520,10 @@ def nothing_to_resume(out: Path) -> str:
     return f"--resume: {out} holds no tournament (no {DB_NAME} in it)"
 
 
+# A tournament's bots run under bubblewrap unless the teacher says --sandbox none (a
+# store older than the stored rules included: it gets the sandbox when resumed).
+TOURNAMENT_SANDBOX = "bwrap"
+
 # The options that set the rules of every table, as they are stored (``rules_meta``).
 RULE_OPTIONS = {"hard_limit": "--hard-limit", "join_limit": "--join-limit",
                 "sandbox": "--sandbox", "mem_limit": "--mem-limit", "cpu_limit": "--cpu-limit",
@@ -521,6 +537,7 @@ def rules_from(settings: dict[str, object], stored: dict[str, str] | None,
     different value given again: every table of a tournament plays by the same rules."""
     rules = rules_meta(TableOptions(), Sandbox())  # the defaults, as text
     rules.update({key: str(value) for key, value in limit_defaults(ruleset).items()})
+    rules["sandbox"] = TOURNAMENT_SANDBOX  # students' code: sandboxed unless opted out
     if stored is not None:  # a store older than the rules was played by the defaults
         rules.update({k: v for k, v in stored.items() if k in rules})
     for key, option in RULE_OPTIONS.items():

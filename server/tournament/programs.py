@@ -19,8 +19,11 @@ copy with the command rewritten to it.
   it imports (``from _helpers import x``), so a bot made of a few files still
   runs.
 * The snapshot keeps each file's name and exec bit, and its files are
-  read-only. Files from the program's folder sit at the top of the snapshot;
-  files from other folders in ``1/``, ``2/``... beside them.
+  read-only: 0444 or 0555, its folders 0755, whatever the umask, since a
+  sandboxed bot runs as another user; ``programs/`` around them is made 0700
+  (the sandbox binds the one program it runs, so the bot need not pass it).
+  Files from the program's folder sit at the top of the snapshot; files from
+  other folders in ``1/``, ``2/``... beside them.
 * The program's hash is ``sha256:<hex>`` over the pinned files' names (as in
   the snapshot) and bytes. A command that names no file (``python3 -m pkg``,
   a program on PATH, ``java -cp DIR Main``) is not pinned: it runs as it is,
@@ -209,13 +212,15 @@ def pin(command: Sequence[str], rules: Ruleset, out: Path, folder: Path | None =
     hashed = digest([(name, data) for name, data, _ in contents])
     folder = (out / PROGRAMS / hashed.removeprefix("sha256:")[:16]).resolve()
     if not folder.exists():
-        folder.parent.mkdir(parents=True, exist_ok=True)
+        folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".pin-", dir=folder.parent))
         tmp.chmod(0o755)
         try:
             for name, data, executable in contents:
                 target = tmp / name
-                target.parent.mkdir(parents=True, exist_ok=True)
+                for made in reversed(target.relative_to(tmp).parents[:-1]):
+                    (tmp / made).mkdir(exist_ok=True)
+                    (tmp / made).chmod(0o755)  # whatever the umask: see the module's doc
                 target.write_bytes(data)
                 read = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
                 run = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH

@@ -24,7 +24,8 @@ and the file) and the upload (``POST /handin``). An upload, in order:
    the student's ``quota``; an upload refused is removed (check-bot's report of
    it stays, ``report-<n>.txt``), a passed one is kept;
 5. check-bot, at once: ``server check-bot`` of the tournament's ruleset, with the
-   sandbox, limits and deadlines the tournament stores (its ``tournament.sqlite``,
+   sandbox (bwrap unless the teacher stored ``none``), limits and deadlines the
+   tournament stores (its ``tournament.sqlite``,
    read-only), in a process of its own (killed with its group past
    ``check_timeout``), so a bot being checked never shares the page's event loop;
 6. on a pass, ``OUT/handins/<name>/current.json`` (``server.tournament.uploads``):
@@ -35,8 +36,11 @@ after ``body_seconds``) is answered 408 and its connection closed; a client that
 away mid-body is one line of the log.
 
 Every answer says why: HTML for the browser's form, JSON when asked (``Accept:
-application/json``): ``{"ok", "status", "reason", "name", "n", "report"}``. Every
-upload that got past the token is also logged in ``OUT/handins/<name>/uploads.jsonl``.
+application/json``): ``{"ok", "status", "reason", "name", "n", "report", "sandbox"}``.
+Every upload that got past the token is also logged in
+``OUT/handins/<name>/uploads.jsonl``. A tournament stored with ``--sandbox none``
+(the teacher opted out by name) has the page and every answer say that programs run
+without a sandbox, as the teacher's user.
 """
 
 from __future__ import annotations
@@ -180,24 +184,36 @@ def routes(root: Path, settings: HandinSettings | None = None) -> list[BaseRoute
     """The hand-in page and its upload, for the output folder ``root``."""
     settings = settings or HandinSettings()
     upload = Upload(root.resolve(), settings)
-    return [Route(PATH, endpoint=_form_page(settings), methods=["GET"]),
+    return [Route(PATH, endpoint=_form_page(root.resolve(), settings), methods=["GET"]),
             Route(PATH, endpoint=upload, methods=["POST"])]
 
 
-def _form_page(settings: HandinSettings) -> Callable[[Request], Awaitable[Response]]:
+def _form_page(root: Path, settings: HandinSettings
+               ) -> Callable[[Request], Awaitable[Response]]:
     async def show(request: Request) -> Response:
-        return HTMLResponse(form_html(settings))
+        return HTMLResponse(form_html(settings, sandboxed=await _sandboxed(root)))
     return show
+
+
+async def _sandboxed(root: Path) -> bool:
+    """Whether the tournament in ``root`` runs hand-ins in a sandbox (as the check does)."""
+    try:
+        meta = await trio.to_thread.run_sync(tournament_meta, root)
+    except TokenError:
+        meta = None
+    return check_sandbox(meta) != "none"
 
 
 def _size(n: int) -> str:
     return f"{n / (1 << 20):.3g} MB" if n >= 1 << 20 else f"{n / (1 << 10):.0f} KB"
 
 
-def form_html(settings: HandinSettings, said: str = "") -> str:
-    """The upload form, with what was said about the last upload above it."""
+def form_html(settings: HandinSettings, said: str = "", *, sandboxed: bool = True) -> str:
+    """The upload form, with what was said about the last upload above it (and, when
+    the teacher opted out of the sandbox, that programs run without one)."""
     s = settings
-    body = (f"<h1>Hand in your bot</h1>{said}"
+    where = "in the tournament's sandbox" if sandboxed else "without a sandbox"
+    body = (f"<h1>Hand in your bot</h1>{'' if sandboxed else UNSANDBOXED}{said}"
             f'<form method="post" action="{PATH}" enctype="multipart/form-data">'
             '<p><label>Your token <input type="password" name="token" autocomplete="off" '
             'size="60" required></label></p>'
@@ -205,7 +221,7 @@ def form_html(settings: HandinSettings, said: str = "") -> str:
             '<code>.zip</code> of its folder <input type="file" name="file" required>'
             '</label></p><p><button type="submit">Hand in</button></p></form>'
             f"<p>It is checked at once (check-bot: {s.check_hands} hands or games against "
-            "the sample bots, in the tournament's sandbox); if it passes, it plays from your "
+            f"the sample bots, {where}); if it passes, it plays from your "
             "next table, and the one you handed in before plays until then. A zip holds "
             "exactly one program (a <code>*.py</code> file with a <code>__main__</code> "
             "block or a <code>#!</code> line, or an executable) and the files it needs.</p>"
@@ -215,14 +231,14 @@ def form_html(settings: HandinSettings, said: str = "") -> str:
     return page("Hand in your bot", body)
 
 
-def _result_html(settings: HandinSettings, answer: Answer) -> str:
+def _result_html(settings: HandinSettings, answer: Answer, sandboxed: bool = True) -> str:
     ok = answer.status == 200
     colour = "#172" if ok else "#b22"
     report = f"<pre>{html.escape(answer.report)}</pre>" if answer.report else ""
     said = (f'<div style="border:2px solid {colour};padding:.5em 1em;background:#fff">'
             f'<p style="color:{colour};font-weight:bold">{"Taken" if ok else "Refused"}: '
             f"{html.escape(answer.reason)}</p>{report}</div>")
-    return form_html(settings, said)
+    return form_html(settings, said, sandboxed=sandboxed)
 
 
 def _wants_json(request: Request) -> bool:
@@ -264,9 +280,10 @@ class Upload:
             log.warning("upload from %s aborted: the client went away after %d bytes",
                         address, seen)
             return
-        await self._respond(Request(scope, receive), answer)(scope, receive, send)
+        sandboxed = await _sandboxed(self.root)
+        await self._respond(Request(scope, receive), answer, sandboxed)(scope, receive, send)
 
-    def _respond(self, request: Request, answer: Answer) -> Response:
+    def _respond(self, request: Request, answer: Answer, sandboxed: bool) -> Response:
         headers = {} if answer.retry_after is None else {"Retry-After": str(answer.retry_after)}
         if answer.status == 401:
             headers["WWW-Authenticate"] = 'Bearer realm="hand-ins"'
@@ -276,9 +293,11 @@ class Upload:
             return JSONResponse({"ok": answer.status == 200,
                                  "status": "taken" if answer.status == 200 else "refused",
                                  "reason": answer.reason, "name": answer.name, "n": answer.n,
-                                 "retry_after": answer.retry_after, "report": answer.report},
+                                 "retry_after": answer.retry_after, "report": answer.report,
+                                 "sandbox": "bwrap" if sandboxed else "none"},
                                 status_code=answer.status, headers=headers)
-        return HTMLResponse(_result_html(self.settings, answer), status_code=answer.status,
+        return HTMLResponse(_result_html(self.settings, answer, sandboxed),
+                            status_code=answer.status,
                             headers=headers)
 
     async def _upload(self, scope: Scope, receive: Receive) -> Answer:
@@ -511,7 +530,7 @@ def _new_upload_dir(folder: Path) -> tuple[int, Path]:
     of an earlier upload, even one refused and removed)."""
     if folder.is_symlink():
         raise OSError(f"{folder.name} is a link")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     taken = [int(p.name) for p in folder.iterdir() if p.name.isdigit()]
     taken += [int(m[1]) for p in folder.glob("report-*.txt")
               if (m := re.fullmatch(r"report-(\d+)\.txt", p.name))]
@@ -523,6 +542,7 @@ def _new_upload_dir(folder: Path) -> tuple[int, Path]:
     while True:
         try:
             (folder / str(n)).mkdir()
+            os.chmod(folder / str(n), 0o755)  # the sandbox's user reads it (check-bot)
             return n, folder / str(n)
         except FileExistsError:
             n += 1
@@ -547,6 +567,17 @@ def _log(folder: Path, n: int, answer: Answer) -> None:
         f.write(line + "\n")
 
 
+def check_sandbox(meta: dict[str, str] | None) -> str:
+    """The sandbox a hand-in's check runs in: the tournament's, and bwrap unless the
+    teacher stored ``--sandbox none`` (no tournament yet: bwrap)."""
+    return (meta or {}).get("sandbox") or "bwrap"
+
+
+UNSANDBOXED = ("<p><strong>This tournament runs its programs without a sandbox</strong> "
+               "(the teacher chose <code>--sandbox none</code>): your program is checked "
+               "and plays as the teacher's user, and can read what the teacher can.</p>")
+
+
 def check_argv(root: Path, name: str, command: Sequence[str], dest: Path,
                settings: HandinSettings) -> list[str]:
     """``server check-bot`` of the tournament's ruleset for the upload in ``dest``, with
@@ -558,8 +589,9 @@ def check_argv(root: Path, name: str, command: Sequence[str], dest: Path,
     argv = [sys.executable, "-m", "server.cli", "check-bot", "--ruleset", ruleset]
     argv += ["--hands" if "hands" in known else "--games", str(settings.check_hands)]
     for key in CHECK_OPTIONS:
-        if key in known and meta.get(key):
-            argv += ["--" + key.replace("_", "-"), meta[key]]
+        value = check_sandbox(meta) if key == "sandbox" else meta.get(key)
+        if key in known and value:
+            argv += ["--" + key.replace("_", "-"), value]
     words = [str(dest / w) if (dest / w).is_file() else w for w in command]
     if rules.command_modes:  # the entry's own way to talk (Botzone's json:, keep-running)
         stored = entry_command(root, name)

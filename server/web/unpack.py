@@ -7,7 +7,9 @@ a symbolic link, a device or other special file, an encrypted entry, a name
 given twice; too many files, or more bytes once unpacked than allowed (a zip
 bomb). The bytes are counted again while they are written, since a zip's
 sizes are only what it claims. Files are created new (never through a link)
-with the owner's exec bit the zip gives, and nothing else of its modes.
+with the owner's exec bit the zip gives, and nothing else of its modes: files 0644
+or 0755 and folders 0755 whatever the umask, since a sandboxed bot runs as another
+user (the folders above, ``OUT/handins/<name>/``, are the server's user's alone).
 
 Then the program is found by the rule of a folder of bots
 (``server.tournament.entries.scan_folder``): exactly one, at the top of the zip
@@ -166,7 +168,7 @@ def unpack_zip(src: IO[bytes], dest: Path, limits: UnpackLimits) -> None:
                 raise Refused(f"{info.filename!r}: outside the upload's folder")
             executable = info.create_system == 3 and bool((info.external_attr >> 16) & 0o100)
             try:
-                target.parent.mkdir(parents=True, exist_ok=True)
+                _folders(target.parent, root)
                 with zf.open(info) as entry:
                     budget -= _copy(entry, target, 0o755 if executable else 0o644, budget,
                                     info.filename)
@@ -174,6 +176,18 @@ def unpack_zip(src: IO[bytes], dest: Path, limits: UnpackLimits) -> None:
                 raise Refused(f"{info.filename!r}: the same file as another entry") from None
             except (zipfile.BadZipFile, NotADirectoryError, ValueError) as exc:
                 raise Refused(f"{info.filename!r}: cannot be unpacked ({exc})") from None
+
+
+def _folders(folder: Path, root: Path) -> None:
+    """``folder`` and its parents up to ``root`` made, each 0755 whatever the umask: the
+    sandbox's user (not the server's) reads the program's files in them."""
+    missing = []
+    while folder != root and not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(exist_ok=True)
+        os.chmod(made, 0o755)
 
 
 def program_command(dest: Path) -> tuple[str, ...]:

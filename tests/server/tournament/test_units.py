@@ -311,7 +311,7 @@ def test_rules_are_given_or_stored_and_a_resume_keeps_them(tmp_path: Path) -> No
     new_options, new_sandbox = rules_from({"hard_limit": 3.0, "cpu_limit": 60}, None)
     assert (new_options.hard_limit, new_options.join_limit) == (3.0, 5.0)
     assert new_options.host_stalls
-    assert (new_sandbox.kind, new_sandbox.limits.cpu_seconds) == ("none", 60)
+    assert (new_sandbox.kind, new_sandbox.limits.cpu_seconds) == ("bwrap", 60)  # default
     stored = rules_meta(new_options, new_sandbox)
     assert tuple(stored) == RULE_KEYS  # what the store treats as rules
     options, sandbox = rules_from({}, stored)  # nothing given on resume: as stored
@@ -325,6 +325,9 @@ def test_rules_are_given_or_stored_and_a_resume_keeps_them(tmp_path: Path) -> No
         rules_from({"mem_limit": 100}, {"format": "swiss"})
     with pytest.raises(EntriesError, match="--sandbox must be one of"):
         rules_from({"sandbox": "docker"}, None)
+    # The teacher's opt-out is stored, and a resume keeps it.
+    bare = rules_meta(*rules_from({"sandbox": "none"}, None))
+    assert bare["sandbox"] == "none" and rules_from({}, bare)[1].kind == "none"
 
 
 

@@ -415,7 +415,7 @@ def test_check_bot_runs_as_the_tournament_plays_its_ruleset_sandbox_limits_and_i
     (dest / "bot.py").write_text("print(1)\n")
     plain = check_argv(tmp_path / "out", "alice", ("python3", "bot.py"), dest, QUICK)
     assert plain[3:] == ["check-bot", "--ruleset", "default", "--hands", "1",
-                         f"python3 {dest / 'bot.py'}"]
+                         "--sandbox", "bwrap", f"python3 {dest / 'bot.py'}"]  # the default
     settings = BOTZONE.tournament_settings({"walls": 1, "orders": 2, "time_limit": 2.5}, None)
     entries = (Entry("alice", BOTZONE.entry_command([PY, "old.py"], "json", "x", True)),
                Entry("bob", ("json:python3 b.py",)))
@@ -543,3 +543,39 @@ async def test_an_aborted_upload_logs_one_line(tmp_path: Path,
     said = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(said) == 1 and not said[0].exc_info, [r.getMessage() for r in said]
     assert "aborted" in said[0].getMessage() and "\n" not in said[0].getMessage()
+
+
+async def test_the_page_and_every_answer_say_when_the_teacher_opted_out_of_the_sandbox(
+        tmp_path: Path) -> None:
+    """Sandboxed by default (no tournament yet, or one stored with bwrap): the page says
+    nothing more. Stored with ``--sandbox none``: the form and the answers say so."""
+    from server.bots.seats import Sandbox
+
+    def get(url: str) -> str:
+        parts = urlsplit(url)
+        conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=30)
+        try:
+            conn.request("GET", "/handin")
+            return conn.getresponse().read().decode()
+        finally:
+            conn.close()
+
+    warned = "This tournament runs its programs without a sandbox"
+    entries = (Entry("alice", (PY, "a.py")), Entry("bob", (PY, "b.py")))
+    for kind in ("default", "bwrap", "none"):
+        out = tmp_path / kind
+        out.mkdir()
+        if kind != "default":
+            config = TournamentConfig(entries, "swiss", 1, 1, out, sandbox=Sandbox(kind=kind))
+            store = Store(out / "tournament.sqlite")
+            store.initialise(config.meta(), list(entries))
+            store.close()
+        async with served(out, QUICK) as url:
+            form = await trio.to_thread.run_sync(get, url)
+            status, _, answer = await upload(url, None, ("bot.py", b"print(1)\n"))
+            _, _, page = await upload(url, None, ("bot.py", b"print(1)\n"), json_answer=False)
+        assert status == 401
+        bare = kind == "none"
+        assert answer["sandbox"] == ("none" if bare else "bwrap"), kind
+        assert (warned in form, warned in page) == (bare, bare), kind
+        assert ("without a sandbox);" in form) == bare
