@@ -465,7 +465,10 @@ def tournament(
         help="Play the tables on a Ray cluster: its address (HOST:PORT, as `ray start "
         "--head` printed it; run the tournament on a machine of the cluster), or local "
         "to start Ray on this machine. Needs the cluster extra; not stored")] = None,
-    seed: Annotated[int, typer.Option(help="Tournament seed (schedule and deals)")] = 0,
+    seed: Annotated[int | None, typer.Option(
+        help="Tournament seed (schedule and deals); random by default, so that no one can "
+             "work out the deals before they are played (shown on this console, kept "
+             "private until the tournament is over)")] = None,
     hero: Annotated[str | None, typer.Option(help="Gauntlet: the bot facing the field")] = None,
     out: Annotated[Path, typer.Option(help="The tournament's folder (its SQLite file, "
                                       "reports and match logs)")] = Path("tournament"),

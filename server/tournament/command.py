@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -224,6 +225,9 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False,
     if not quiet:
         console.print(sandbox_line(config.sandbox.kind), markup=False, emoji=False,
                       highlight=False)
+        console.print(f"seed {config.seed} (the deals follow from it: it stays off the pages "
+                      f"until the tournament is over; --seed {config.seed} plays them again)",
+                      markup=False, emoji=False, highlight=False)
     if serve is not None:
         from server.bots.web_child import serving
 
@@ -467,13 +471,16 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
             raise EntriesError(f"--hero {hero_name!r} is not one of the bots")
         hero = names.index(str(hero_name))
     fmt = str(settings["format"])
+    seed = settings.get("seed")
+    if seed is None:  # kept on resume; else a fresh secret one (a known seed is known deals)
+        seed = stored["seed"] if stored is not None else secrets.randbits(63)
     rounds = settings.get("rounds")
     if rounds is None:
         rounds = default_rounds(fmt, len(entries))
     options, sandbox = rules_from(settings, stored, ruleset)
     if not resume:  # last: a command refused for another reason leaves no folder behind
         output_folder(out, "--out")
-    return TournamentConfig(tuple(entries), fmt, int(str(settings["seed"])), int(str(rounds)),
+    return TournamentConfig(tuple(entries), fmt, int(str(seed)), int(str(rounds)),
                             out, groups=int(str(settings["groups"])),
                             hands=None if settings.get("hands") is None
                             else int(str(settings["hands"])),

@@ -199,8 +199,9 @@ def sealed_end(record: dict[str, Any]) -> dict[str, Any]:
 def sealed_fault(record: dict[str, Any]) -> dict[str, Any]:
     """A live ``fault`` record of a sealed table with nothing a bot wrote: a bot could
     print its own hand on stderr, or as a malformed line that its cause quotes. Who,
-    when and the kind of fault (the cause's first word) stay."""
+    when, the kind of fault (the cause's first word) and the stderr file's name (served
+    once the table is unsealed) stay."""
     cause = str(record.get("cause") or "")
     return {"type": "fault", "n": record.get("n"), "seat": record.get("seat"),
             "name": record.get("name"), "cause": cause.split(":", 1)[0].split(" (", 1)[0],
-            "stderr": None, "stderr_file": None, "sealed": True}
+            "stderr": None, "stderr_file": record.get("stderr_file"), "sealed": True}

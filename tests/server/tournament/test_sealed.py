@@ -59,6 +59,12 @@ class Carrier:
         self.turn = 0
         self.seen: list[tuple[str, str, list[str]]] = []  # (what, table, sealed)
         self.changed = trio.Event()
+        self.stored = 0  # tables the runner has stored (its listener counts them)
+
+    def table_stored(self) -> None:
+        self.stored += 1
+        self.changed.set()
+        self.changed = trio.Event()
 
     def sealed(self) -> list[str]:
         tables: list[str] = json.loads((self.out / SEALED_FILE).read_text())["tables"]
@@ -70,7 +76,9 @@ class Carrier:
         self.seen.append(("start", name, self.sealed()))
         if self.order is not None:  # the tables end in the test's order
             key = (plan.round, plan.table)
-            while self.order[self.turn] != key:
+            # its turn, and the table before it stored (the runner stores a table after
+            # it ends, in its own time: under load the next could end before that)
+            while self.order[self.turn] != key or self.stored < self.turn:
                 await self.changed.wait()
             self.turn += 1
             self.changed.set()
@@ -98,6 +106,7 @@ def run(tmp_path: Path, fmt: str, rounds: int, jobs: int, n: int = 8,
         def listener(what: str, plan: TablePlan | None) -> None:
             if what == "table":
                 after.append(carrier.sealed())
+                carrier.table_stored()
 
         runner.listener = listener
         trio.run(runner.run)
