@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import compileall
 from pathlib import Path
+from typing import Any
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("server", "protocol", "scoring", "sample_ai", "rulesets", "tests", "bench")
@@ -29,18 +31,23 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 # pyproject.toml), a file at a time: each file's tests stay together on one
 # worker, so a module fixture that plays many matches at once plays them once.
 # The files that start a Ray cluster share one group: one Ray on the machine at
-# a time.
+# a time. The groups are made here (``group_of``, in ``GroupScheduling``), not by
+# ``xdist_group`` marks: xdist 3.8 writes a mark's group into ``item._nodeid``,
+# which pytest 9 no longer reads, so every test went to whichever worker was free
+# and both workers played a file's module fixture, each all of its matches.
 RAY_FILES = frozenset({"server/tournament/test_cluster.py", "server/cluster/test_cluster_units.py",
                        "rulesets/default/test_simulate_spread.py"})
 TESTS = Path(__file__).resolve().parent
 
 
+def group_of(path: str) -> str:
+    """The group of a test file, by its path under tests/ (``rulesets/botzone/test_match.py``)."""
+    return "ray" if path in RAY_FILES else path
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    groups: dict[str, str] = {}  # item -> its group
-    for item in items:
-        name = item.path.resolve().relative_to(TESTS).as_posix()
-        group = groups[item.nodeid] = "ray" if name in RAY_FILES else name
-        item.add_marker(pytest.mark.xdist_group(group))
+    groups = {item.nodeid: group_of(item.path.resolve().relative_to(TESTS).as_posix())
+              for item in items}
     # The workers take the groups in the order they are first collected: the longest
     # files first (``LONGEST``, measured), so that no long file starts when the other
     # worker is nearly done and the suite's end waits for it alone; then by file name,
@@ -48,6 +55,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # that start many processes then seldom run side by side).
     items.sort(key=lambda item: (LONGEST.get(groups[item.nodeid], len(LONGEST)),
                                  item.path.name, groups[item.nodeid]))
+
+
+class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]  # xdist: no types
+    """xdist's scheduling by scope, a scope being a file's group (``group_of``)."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        path = nodeid.split("::", 1)[0]
+        return group_of(path.removeprefix(f"{TESTS.name}/"))
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeScheduling | None:
+    if config.getvalue("dist") != "loadgroup":
+        return None  # another --dist asked for: xdist's own
+    return GroupScheduling(config, log)
 
 
 # The groups that take longest, longest first (seconds on one worker of the 2-core CI
