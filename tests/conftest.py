@@ -71,13 +71,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeSch
     return GroupScheduling(config, log)
 
 
-# The groups that take longest, longest first (seconds on one worker of the 2-core CI
-# machine, from ``pytest --durations``): botzone's recorded games replayed live (about
-# 300 s), then the Ray files, the default ruleset's end-to-end matches, the Botzone sample
-# bots' games, NOI 2014's whole Swiss, the tournaments (about 100 to 150 s each).
+# The groups that take longest, longest first (seconds on one worker, from ``pytest
+# --durations=0`` summed by group, measured on the 2-core machine while other test runs
+# loaded it, about 2.3 times its idle time): the default ruleset's end-to-end matches
+# (630 s), every command given a bad path (450), the Ray files (350), the hostile bots
+# (330), Botzone's matches (220), then 160 to 80 s each.
 LONGEST = {group: rank for rank, group in enumerate((
-    "rulesets/botzone/test_match.py", "ray", "rulesets/default/test_match_e2e.py",
-    "sample_ai/test_botzone_sample_ai.py", "rulesets/noi2014/test_swiss.py",
-    "server/tournament/test_tournament.py", "rulesets/noi2014/test_match.py",
-    "rulesets/botzone/test_commands.py", "server/bots/test_hostile.py",
-    "server/web/test_browser.py", "rulesets/default/engine/test_hand_properties.py"))}
+    "rulesets/default/test_match_e2e.py", "server/cli/test_cli_paths.py", "ray",
+    "server/bots/test_hostile.py", "rulesets/botzone/test_match.py",
+    "sample_ai/test_noi2014_sample_ai.py", "server/bots/test_runtimes_limits.py",
+    "test_doc_examples.py", "rulesets/botzone/test_view.py", "rulesets/noi2014/test_swiss.py",
+    "server/bots/test_botzone_bots.py", "sample_ai/test_botzone_sample_ai.py",
+    "server/tournament/test_tournament.py", "rulesets/default/test_table.py"))}
