@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import compileall
 from pathlib import Path
+from typing import Any
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("server", "protocol", "scoring", "sample_ai", "rulesets", "tests", "bench")
@@ -29,18 +31,23 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 # pyproject.toml), a file at a time: each file's tests stay together on one
 # worker, so a module fixture that plays many matches at once plays them once.
 # The files that start a Ray cluster share one group: one Ray on the machine at
-# a time.
+# a time. The groups are made here (``group_of``, in ``GroupScheduling``), not by
+# ``xdist_group`` marks: xdist 3.8 writes a mark's group into ``item._nodeid``,
+# which pytest 9 no longer reads, so every test went to whichever worker was free
+# and both workers played a file's module fixture, each all of its matches.
 RAY_FILES = frozenset({"server/tournament/test_cluster.py", "server/cluster/test_cluster_units.py",
                        "rulesets/default/test_simulate_spread.py"})
 TESTS = Path(__file__).resolve().parent
 
 
+def group_of(path: str) -> str:
+    """The group of a test file, by its path under tests/ (``rulesets/botzone/test_match.py``)."""
+    return "ray" if path in RAY_FILES else path
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    groups: dict[str, str] = {}  # item -> its group
-    for item in items:
-        name = item.path.resolve().relative_to(TESTS).as_posix()
-        group = groups[item.nodeid] = "ray" if name in RAY_FILES else name
-        item.add_marker(pytest.mark.xdist_group(group))
+    groups = {item.nodeid: group_of(item.path.resolve().relative_to(TESTS).as_posix())
+              for item in items}
     # The workers take the groups in the order they are first collected: the longest
     # files first (``LONGEST``, measured), so that no long file starts when the other
     # worker is nearly done and the suite's end waits for it alone; then by file name,
@@ -50,13 +57,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                                  item.path.name, groups[item.nodeid]))
 
 
-# The groups that take longest, longest first (seconds on one worker of the 2-core CI
-# machine, from ``pytest --durations``): botzone's recorded games replayed live (about
-# 300 s), then the Ray files, the default ruleset's end-to-end matches, the Botzone sample
-# bots' games, NOI 2014's whole Swiss, the tournaments (about 100 to 150 s each).
+class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]  # xdist: no types
+    """xdist's scheduling by scope, a scope being a file's group (``group_of``)."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        path = nodeid.split("::", 1)[0]
+        return group_of(path.removeprefix(f"{TESTS.name}/"))
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeScheduling | None:
+    if config.getvalue("dist") != "loadgroup":
+        return None  # another --dist asked for: xdist's own
+    return GroupScheduling(config, log)
+
+
+# The groups that take longest, longest first (seconds on one worker, from ``pytest
+# --durations=0`` summed by group, measured on the 2-core machine while other test runs
+# loaded it, about 2.3 times its idle time): the default ruleset's end-to-end matches
+# (630 s), every command given a bad path (450), the Ray files (350), the hostile bots
+# (330), Botzone's matches (220), then 160 to 80 s each.
 LONGEST = {group: rank for rank, group in enumerate((
-    "rulesets/botzone/test_match.py", "ray", "rulesets/default/test_match_e2e.py",
-    "sample_ai/test_botzone_sample_ai.py", "rulesets/noi2014/test_swiss.py",
-    "server/tournament/test_tournament.py", "rulesets/noi2014/test_match.py",
-    "rulesets/botzone/test_commands.py", "server/bots/test_hostile.py",
-    "server/web/test_browser.py", "rulesets/default/engine/test_hand_properties.py"))}
+    "rulesets/default/test_match_e2e.py", "server/cli/test_cli_paths.py", "ray",
+    "server/bots/test_hostile.py", "rulesets/botzone/test_match.py",
+    "sample_ai/test_noi2014_sample_ai.py", "server/bots/test_runtimes_limits.py",
+    "test_doc_examples.py", "rulesets/botzone/test_view.py", "rulesets/noi2014/test_swiss.py",
+    "server/bots/test_botzone_bots.py", "sample_ai/test_botzone_sample_ai.py",
+    "server/tournament/test_tournament.py", "rulesets/default/test_table.py"))}

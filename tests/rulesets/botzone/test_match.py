@@ -1,11 +1,14 @@
 """Botzone matches end to end: real bot processes in every interaction, the log
 re-judged, nothing left running.
 
-The strongest check replays every game judged by the official judge
-(tests/data/botzone) live: four real bot processes answer as the recorded
-seats did (``tests/bots/botzone/recorded.py``), from the recorded initdata,
-and the server must send every request, show every display and give the
-scores of the recorded game again.
+The strongest check replays the games judged by the official judge
+(tests/data/botzone): every one of them in-process, through the same turn
+driver, judge, match folder and verify as the server command (seats that answer
+from the record), and a few of them live (``LIVE``): four real bot processes
+answer as the recorded seats did (``tests/bots/botzone/recorded.py``), from the
+recorded initdata, in every interaction, through a recorded time-out and a
+recorded crash, and the server must send every request, show every display and
+give the scores of the recorded game again.
 
 The matches are independent of one another: a module fixture plays those of the
 selected tests three at a time (``tests.concurrent_runs``), each with its own
@@ -20,13 +23,22 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
+from rulesets.botzone import formats
+from rulesets.botzone.records import NAME
+from rulesets.botzone.rules import BotzoneRules, game_header, parse_initdata
+from rulesets.botzone.stats import game_facts
+from rulesets.botzone.verify import verify_path
+from server.seam.contract import GamePlan
+from server.turns.match import TurnMatch, TurnPlayer, run_turn_match
 from tests.concurrent_runs import Done, run_concurrently, selected
 from tests.datadir import botzone_games
 from tests.server.bots.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
@@ -36,6 +48,14 @@ SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 GAMES = botzone_games()
 RECORDED = "tests/bots/botzone/recorded.py"
 DISCARDER = "tests/bots/botzone/discarder.py"
+# The games also replayed live, chosen to cover what only real processes show: every
+# interaction (``modes``: a seat restarted every turn in JSON, c09 and d15, and in
+# simple interaction, d11), a recorded time-out (c14, d12) and a recorded crash (c18,
+# d11), both variants, and one whole real game (c02, 92 turns); all 34 are replayed
+# in-process (``test_every_botzone_game_replayed_in_process_...``).
+LIVE = [index for index, path in enumerate(GAMES) if path.stem in {
+    "c02_real_mixed_discard_win", "c09_kong_flower_replacement", "c14_tle_test_bot",
+    "c18_real_random_bot_re", "d11_re_test_bot", "d12_tle_test_bot", "d15_two_hu_claims"}]
 
 
 def modes(index: int) -> list[tuple[str, str]]:
@@ -108,15 +128,9 @@ def replay_args(index: int) -> list[str]:
             "--time-limit", "0.25", "--seed", "1", *bots]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("index", range(len(GAMES)), ids=[p.stem for p in GAMES])
-def test_a_game_judged_on_botzone_played_again_live_gives_every_request_display_and_score(
-        index: int, played: dict[str, Done[Played]]) -> None:
-    recorded = json.loads(GAMES[index].read_text(encoding="utf-8"))
-    done = played[f"replay {index}"].result()
-    run = done.run
-    assert run.returncode == 0, run.stderr
-    _, game = only_game(done.logs)
+def assert_replayed(game: dict[str, Any], recorded: dict[str, Any]) -> None:
+    """Every display, every request to every seat, every verdict and the scores of the
+    recorded game."""
     for k, (ours, theirs) in enumerate(zip(game["judge"], recorded["judge"], strict=True)):
         assert ours == theirs, f"judge turn {k}"
     for seat in range(4):
@@ -125,8 +139,76 @@ def test_a_game_judged_on_botzone_played_again_live_gives_every_request_display_
         assert [t["verdict"] for t in game["players"][seat]] == \
             [t["verdict"] for t in recorded["players"][seat]]
     assert game["scores"] == recorded["scores"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", LIVE, ids=[GAMES[index].stem for index in LIVE])
+def test_a_game_judged_on_botzone_played_again_live_gives_every_request_display_and_score(
+        index: int, played: dict[str, Done[Played]]) -> None:
+    recorded = json.loads(GAMES[index].read_text(encoding="utf-8"))
+    done = played[f"replay {index}"].result()
+    run = done.run
+    assert run.returncode == 0, run.stderr
+    _, game = only_game(done.logs)
+    assert_replayed(game, recorded)
     check = done.verify
     assert check is not None and check.returncode == 0, check and check.stdout
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer as a bot transport reports it (``server.turns.driver.Answered``)."""
+
+    verdict: str
+    response: str | None
+    debug: str | None = None
+    ms: int = 0
+    cause: str = ""
+
+
+class RecordedSeat:
+    """One seat of a recorded game, in-process: on its k-th request it gives the verdict
+    and the response of the seat's k-th recorded turn, as ``recorded.py`` does live (a
+    recorded TLE or RE is that verdict, without the wait or the crash), and it fails on a
+    request that is not the recorded one."""
+
+    def __init__(self, turns: list[dict[str, Any]]) -> None:
+        self.turns = turns
+        self.asked = 0
+
+    async def ask(self, request: str) -> Answer:
+        turn = self.turns[self.asked]
+        assert request == turn["request"], f"turn {self.asked}"
+        self.asked += 1
+        ok = turn["verdict"] == "OK"
+        return Answer(turn["verdict"], turn["response"] if ok else None,
+                      cause="" if ok else f"recorded {turn['verdict']}")
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_every_botzone_game_replayed_in_process_gives_every_request_display_and_score(
+        path: Path, tmp_path: Path) -> None:
+    """What ``server match --ruleset botzone --initdata GAME`` plays, with the match's own
+    driver, judge and folder, its seats answering from the record; then verified."""
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+
+    @asynccontextmanager
+    async def opener(player: int, seat: int, plan: GamePlan,
+                     stderr: Path | None) -> AsyncIterator[RecordedSeat]:
+        yield RecordedSeat(recorded["players"][seat])
+
+    variant = recorded["variant"]
+    root = tmp_path / "match"
+    match = TurnMatch(NAME, [TurnPlayer(f"seat {s}", f"recorded {s}") for s in range(4)],
+                      formats.one_game(1, parse_initdata(str(path))), BotzoneRules(variant),
+                      opener, root, meta={"variant": variant, "format": "one", "seed": 1},
+                      header=game_header, facts=game_facts)
+    trio.run(run_turn_match, match)
+    _, game = only_game(tmp_path)
+    assert game["initdata"] == recorded["initdata"]
+    assert_replayed(game, recorded)
+    report = verify_path(root)
+    assert report.ok, report.problems
 
 
 ONE_GAME = ["--ruleset", "botzone", "--seed", "5",

@@ -90,21 +90,28 @@ def test_a_12_player_swiss_with_a_hand_in_completes_and_killed_and_resumed_ends_
     two.mkdir()
     bots_one, bots_two = field(one, plain_bot), field(two, plain_bot)
 
+    # The whole run and the one to be killed play side by side (each spends much of its
+    # time waiting on its bots), the whole one's standings read once both are over.
     whole = run_with_handin(one, one / "out", str(bots_one), *SETTINGS)
-    _, errors = whole.communicate(timeout=600)
+    killed = run_with_handin(two, two / "out", str(bots_two), *SETTINGS)
+    try:
+        deadline = time.monotonic() + 600
+        while not any(r == 3 for r, _ in done_tables(two / "out")):  # the hand-in is done
+            assert killed.poll() is None, killed.communicate()[1]
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        os.killpg(killed.pid, signal.SIGKILL)
+        killed.communicate(timeout=60)
+        assert len(done_tables(two / "out")) < 12
+        _, errors = whole.communicate(timeout=600)
+    finally:
+        for run in (whole, killed):
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
+                run.communicate(timeout=60)
     assert whole.returncode == 0, errors
     reference = standings(one / "out")
     assert len(reference) == 12
-
-    killed = run_with_handin(two, two / "out", str(bots_two), *SETTINGS)
-    deadline = time.monotonic() + 600
-    while not any(r == 3 for r, _ in done_tables(two / "out")):  # the hand-in is done
-        assert killed.poll() is None, killed.communicate()[1]
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    os.killpg(killed.pid, signal.SIGKILL)
-    killed.communicate(timeout=60)
-    assert len(done_tables(two / "out")) < 12
     resumed = subprocess.run([sys.executable, "-c", "from server.cli.app import main; main()",
                               "tournament", "--resume", "--out", str(two / "out")], cwd=ROOT,
                              capture_output=True, text=True, timeout=600)
