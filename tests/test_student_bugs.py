@@ -99,7 +99,8 @@ def test_a_botzone_tournament_says_its_fault_lines_once_with_a_count(tmp_path: P
     bots.write_text(f'[[bot]]\nname = "chatty"\ncommand = "{CHATTY}"\nruleset = "botzone"\n'
                     f'[[bot]]\nname = "r"\ncommand = "{rand}"\nruleset = "botzone"\n')
     run = server("tournament", str(bots), "--ruleset", "botzone", "--walls", "1", "--orders",
-                 "4", "--rounds", "1", "--variant", "duplicate", "--out", str(tmp_path / "out"))
+                 "4", "--rounds", "1", "--variant", "duplicate", "--seed", "0",
+                 "--out", str(tmp_path / "out"))
     assert run.returncode == 0, run.stderr
     lines = [line for line in run.stderr.splitlines() if "chatty" in line]
     assert len(lines) == 2, run.stderr
@@ -117,7 +118,8 @@ def test_a_tournament_says_a_framework_bug_without_calling_it_a_fault(tmp_path: 
     greedy = ROOT / "sample_ai" / "greedy.py"
     bots.write_text(f'[[bot]]\nname = "typo"\ncommand = "{TYPO}"\n'
                     f'[[bot]]\nname = "g"\ncommand = "{greedy}"\n')
-    run = server("tournament", str(bots), "--rounds", "1", "--hands", "2", "--jobs", "1",
+    run = server("tournament", "--seed", "0",
+                 str(bots), "--rounds", "1", "--hands", "2", "--jobs", "1",
                  "--out", str(tmp_path / "out"))
     assert run.returncode == 0, run.stderr
     lines = [line for line in run.stderr.splitlines() if line.startswith("r1t1 ")]

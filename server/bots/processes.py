@@ -305,17 +305,16 @@ class ProcessPeer:
     async def _sweep(self) -> None:
         """Kill and reap every process the bot started, wherever it went; the CPU time
         of those reaped here (orphans adopted from its tree) counts as the bot's."""
-        killed: set[int] = set()
+        escaped: set[int] = set()  # what it left running, outside its killed group
         cpu: list[float] = []
         with trio.move_on_after(SWEEP_LIMIT):
             while True:  # /proc is read in a thread: the other seats' clocks run on
                 found, pending = await trio.to_thread.run_sync(
-                    sweep, self.process.pid, self.tag, self._other_bots, cpu)
-                killed |= found - {self.process.pid}
+                    sweep, self.process.pid, self.tag, self._other_bots, cpu, escaped)
                 if not found and not pending:
                     break
                 await trio.sleep(0.01)
-        self.left_behind = len(killed)
+        self.left_behind = len(escaped - {self.process.pid})
         if cpu and self.process.cpu_seconds is not None:
             self.process.cpu_seconds += sum(cpu)
 

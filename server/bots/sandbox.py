@@ -552,7 +552,8 @@ LiveBots = tuple[frozenset[int], frozenset[str], bool]
 
 
 def sweep(bot: int, tag: str | None, live: Callable[[], LiveBots],
-          cpu: list[float] | None = None) -> tuple[set[int], list[int]]:
+          cpu: list[float] | None = None, escaped: set[int] | None = None
+          ) -> tuple[set[int], list[int]]:
     """Kill what a stopped bot left behind: the pids killed, and those not yet reaped;
     ``cpu`` gets the CPU seconds of each process reaped here (an orphan adopted from
     the bot's tree: bubblewrap's own init, which had reaped the bot, is one).
@@ -567,6 +568,10 @@ def sweep(bot: int, tag: str | None, live: Callable[[], LiveBots],
     Without the subreaper, processes with ``tag`` are looked for everywhere.
     While another bot is being started (``spawning``), an untagged child is
     spared: between fork and exec a new bot still carries our environment.
+
+    ``escaped`` gets the pids found outside the bot's process group: the group was
+    killed whole before the sweep (a member still there is dying, which under load
+    takes a moment), so only those had left the bot behind them running.
 
     ``live`` is asked only after /proc has been read: a bot another table
     starts meanwhile is registered before it forks, so every process the scan
@@ -604,4 +609,6 @@ def sweep(bot: int, tag: str | None, live: Callable[[], LiveBots],
         if now is not None and not _reap(pid, now, cpu):
             pending.append(pid)
     found = {pid for pid, (state, _, _, _) in targets.items() if state != "Z"}
+    if escaped is not None:  # left running: out of the bot's group, which was killed whole
+        escaped |= {pid for pid in found if targets[pid][2] != bot}
     return found, sorted(pending)

@@ -59,7 +59,8 @@ def test_a_botzone_swiss_with_io_modes_and_a_fill_in_runs_stores_and_resumes(
         for name, io in (("a", "json"), ("b", "simple"), ("c", "json"), ("d", "simple"),
                          ("e", "json"), ("f", "simple"))))
     out = tmp_path / "out"
-    run = server("tournament", str(bots), "--ruleset", "botzone", "--walls", "1", "--orders",
+    run = server("tournament", "--seed", "0",
+                 str(bots), "--ruleset", "botzone", "--walls", "1", "--orders",
                  "4", "--rounds", "2", "--out", str(out), "--variant", "duplicate")
     assert run.returncode == 0, run.stderr
     db = sqlite3.connect(out / "tournament.sqlite")
@@ -81,7 +82,7 @@ def test_a_botzone_swiss_with_io_modes_and_a_fill_in_runs_stores_and_resumes(
     assert wrong.returncode == 2 and "a resume keeps it" in wrong.stderr
     mixed = tmp_path / "MIXED.toml"
     mixed.write_text('[[bot]]\nname = "x"\ncommand = "python3 bot.py"\nruleset = "default"\n')
-    refused = server("tournament", str(mixed), "--ruleset", "botzone", "--out",
+    refused = server("tournament", "--seed", "0", str(mixed), "--ruleset", "botzone", "--out",
                      str(tmp_path / "o2"))
     assert refused.returncode == 2 and "plays the default ruleset" in refused.stderr
 

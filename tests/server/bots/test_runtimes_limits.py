@@ -125,7 +125,7 @@ def test_java_and_node_bots_play_a_tournament(java_bot: str, node_bot: str, rule
     bots = tmp_path / "BOTS.toml"
     bots.write_text("".join(f'[[bot]]\nname = "b{k}"\ncommand = "{c}"\n{io}'
                             for k, c in enumerate(commands)))
-    done = server("tournament", str(bots), "--ruleset", ruleset, "--rounds", "1",
+    done = server("tournament", "--seed", "0", str(bots), "--ruleset", ruleset, "--rounds", "1",
                   "--out", str(tmp_path / "t"), "--jobs", "1", *extra)
     no_verdict_charged(done)
     rows = json.loads((tmp_path / "t" / "standings.json").read_text())["standings"]
@@ -213,7 +213,7 @@ def test_a_bot_gets_the_same_limits_in_every_command(options: tuple[str, ...], w
     bots.write_text("".join(f'[[bot]]\nname = "p{k}"\ncommand = "{probe}"\n' for k in range(4)))
     # --sandbox none as check-bot and replay run: inside bwrap's PID and cgroup namespaces
     # the probe cannot see the memory cgroup the server put it in.
-    done = server("tournament", str(bots), "--rounds", "1", "--hands", "1", "--out",
+    done = server("tournament", "--seed", "0", str(bots), "--rounds", "1", "--hands", "1", "--out",
                   str(tmp_path / "t"), "--jobs", "1", "--sandbox", "none", *options)
     assert done.returncode == 0, done.stderr
     stderr = "".join(p.read_text() for p in (tmp_path / "t").rglob("*.stderr"))
@@ -235,7 +235,7 @@ def test_what_a_dying_bot_printed_on_stdout_is_in_its_fault_line(tmp_path: Path)
     bots = tmp_path / "BOTS.toml"
     bots.write_text(f'[[bot]]\nname = "vm"\ncommand = "{fails}"\n' + "".join(
         f'[[bot]]\nname = "g{k}"\ncommand = "{GREEDY}"\n' for k in range(3)))
-    done = server("tournament", str(bots), "--rounds", "1", "--hands", "1", "--out",
+    done = server("tournament", "--seed", "0", str(bots), "--rounds", "1", "--hands", "1", "--out",
                   str(tmp_path / "t"), "--jobs", "1")
     assert "its stdout ends: Could not reserve enough space for code cache" in done.stderr \
         + done.stdout, done.stderr

@@ -126,7 +126,7 @@ def test_a_crlf_bot_is_refused_before_anything_starts(tmp_path: Path, command: s
         toml = tmp_path / "bots.toml"
         toml.write_text(f'[[bot]]\nname = "mine"\ncommand = "{bot}"\n'
                         f'[[bot]]\nname = "greedy"\ncommand = "{greedy}"\n')
-        args = ["tournament", str(toml), "--out", str(tmp_path / "out")]
+        args = ["tournament", "--seed", "0", str(toml), "--out", str(tmp_path / "out")]
     done = subprocess.run([sys.executable, "-m", "server.cli.app", *args], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr

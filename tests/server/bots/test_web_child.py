@@ -78,7 +78,8 @@ def wait_for_url(process: subprocess.Popen[str]) -> str:
 def test_a_tournament_stopped_leaves_no_web_server(tmp_path: Path, how: str) -> None:
     out = tmp_path / "out"
     process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "tournament", str(ROOT / "sample_ai"), "--out",
+        [sys.executable, "-m", "server.cli", "tournament", "--seed", "0",
+         str(ROOT / "sample_ai"), "--out",
          str(out), "--rounds", "3", "--serve", "127.0.0.1:0"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=(tmp_path / "stderr").open("w"), text=True,
         start_new_session=True,  # its own terminal's foreground group, as a shell gives it
@@ -206,7 +207,8 @@ def test_a_tournaments_killed_web_server_is_said_and_serves_the_same_url_again(
     out = tmp_path / "out"
     stderr = tmp_path / "stderr"
     process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "tournament", str(ROOT / "sample_ai"), "--out",
+        [sys.executable, "-m", "server.cli", "tournament", "--seed", "0",
+         str(ROOT / "sample_ai"), "--out",
          str(out), "--rounds", "3", "--serve", "127.0.0.1:0"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr.open("w"), text=True,
         start_new_session=True, env={**os.environ, "MAHJONG_RUN_DIR": str(tmp_path / "runs")})

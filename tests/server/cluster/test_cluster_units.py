@@ -119,7 +119,8 @@ def bots(folder: Path) -> Path:
 
 
 def test_jobs_with_cluster_is_refused(tmp_path: Path) -> None:
-    done = cli("tournament", str(bots(tmp_path)), "--cluster", "local", "--jobs", "2",
+    done = cli("tournament", "--seed", "0",
+               str(bots(tmp_path)), "--cluster", "local", "--jobs", "2",
                "--out", str(tmp_path / "out"))
     assert done.returncode == 2
     assert "--jobs is for tables on this machine" in done.stderr
@@ -131,14 +132,14 @@ def test_without_ray_cluster_says_how_to_install_it(tmp_path: Path) -> None:
     (blocked / "ray").mkdir(parents=True)
     (blocked / "ray" / "__init__.py").write_text("raise ImportError('no ray here')\n")
     env = {"PYTHONPATH": f"{blocked}:{ROOT}"}
-    done = cli("tournament", str(bots(tmp_path)), "--cluster", "local",
+    done = cli("tournament", "--seed", "0", str(bots(tmp_path)), "--cluster", "local",
                "--out", str(tmp_path / "out"), env=env)
     assert done.returncode == 2, done.stderr
     assert "pip install 'mahjong-match-server[cluster]'" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "out" / "tournament.sqlite").exists()
     # Without --cluster, nothing asks for Ray.
-    plain = cli("tournament", str(bots(tmp_path)), "--rounds", "1", "--hands", "1",
+    plain = cli("tournament", "--seed", "0", str(bots(tmp_path)), "--rounds", "1", "--hands", "1",
                 "--out", str(tmp_path / "plain"), env=env)
     assert plain.returncode == 0, plain.stderr[-2000:]
     data = json.loads((tmp_path / "plain" / "standings.json").read_text())
@@ -148,7 +149,7 @@ def test_without_ray_cluster_says_how_to_install_it(tmp_path: Path) -> None:
 def test_an_address_where_no_cluster_listens_is_one_line_at_once(tmp_path: Path) -> None:
     for address, said in (("127.0.0.1:1", "cannot reach the Ray cluster at 127.0.0.1:1"),
                           ("nonsense", "--cluster must be HOST:PORT")):
-        done = cli("tournament", str(bots(tmp_path)), "--cluster", address,
+        done = cli("tournament", "--seed", "0", str(bots(tmp_path)), "--cluster", address,
                    "--out", str(tmp_path / "out"))
         assert done.returncode == 2, done.stderr
         assert said in done.stderr and "Traceback" not in done.stderr

@@ -42,7 +42,8 @@ def test_the_reports_are_rewritten_after_every_table(tmp_path: Path,
         return run
 
     monkeypatch.setattr(command, "reports_job", watched)
-    monkeypatch.setattr(sys, "argv", ["server", "tournament", str(bots), "--out", str(out),
+    monkeypatch.setattr(sys, "argv", ["server", "tournament", "--seed", "0",
+                                      str(bots), "--out", str(out),
                                       "--format", "round-robin", "--rounds", "2",
                                       "--hands", "1", "--jobs", "1"])
     with pytest.raises(SystemExit) as stopped:

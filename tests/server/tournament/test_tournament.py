@@ -446,7 +446,8 @@ def test_a_bots_file_with_python3_runs_the_bots_in_the_servers_environment(
     env = {**os.environ, MARK: mark, "COLUMNS": "160", "PATH": BARE_PATH}
     env.pop("VIRTUAL_ENV", None)
     try:
-        done = subprocess.run([PY, "-m", "server.cli.app", "tournament", str(bots), "--rounds", "1",
+        done = subprocess.run([PY, "-m", "server.cli.app", "tournament", "--seed", "0",
+                               str(bots), "--rounds", "1",
                                "--hands", "2", "--out", str(out)], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=90)
     finally:

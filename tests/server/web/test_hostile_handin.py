@@ -178,7 +178,7 @@ def test_a_hostile_handin_reaches_nothing_at_check_time_or_at_play_time(
     (token,) = re.findall(r"^alice\s+(\S+)", made.stdout, re.M)
     # The tournament stores its settings (the defaults: bwrap) and is stopped at once;
     # the upload plays when it is resumed.
-    first = subprocess.Popen([*SERVER, "tournament", str(bots), "--out", str(out),
+    first = subprocess.Popen([*SERVER, "tournament", "--seed", "0", str(bots), "--out", str(out),
                               "--rounds", "2", "--hands", "2", "--jobs", "1"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
