@@ -1,6 +1,7 @@
 """What viewers and slow connections cost the other clients of ``server serve``.
 
 ``python bench/bench_web_load.py [--viewers 300] [--idle 1000] [--seconds 20]``
+``python bench/bench_web_load.py --bots 3`` (the bots' answer times, below)
 
 A real ``server serve`` process serves a folder that a writer process keeps updating as
 a tournament in play does (4 tables, each a ``step`` picture every 0.1 s and a hand's
@@ -14,6 +15,10 @@ new connection, 50 ms apart, and prints their p50/p95/max:
   everything it is sent;
 * ``idle``: ``--idle`` connections opened and left silent, or sending a request's headers
   a byte every few seconds (half each), reopened when the server closes them.
+
+With ``--bots ROUNDS`` it plays instead real 16-hand matches of the sample AIs with
+``--serve``, without and with ``--viewers`` pages on the match's own web server, in
+turns, and prints each player's answer time (median/p95, from ``match.json``).
 
 The numbers in bench/README.md ("The web under load") are from it. ``--profile`` runs
 the server under py-spy (``pip install py-spy``) and writes a flame graph per part.
@@ -220,13 +225,71 @@ def part(name: str, port: int, load_argv: list[str] | None, seconds: float) -> s
     return f"{name:8} {result}"
 
 
+# --- the bots' answer times, with and without viewers ---------------------------------------
+
+
+def answer_ms(match: Path) -> list[tuple[float, float]]:
+    """Each player's answer time (median, p95) in ms, from the match's ``match.json``."""
+    data = json.loads((match / "match.json").read_text())
+    return [(p["stats"]["answer_ms"]["median"], p["stats"]["answer_ms"]["p95"])
+            for p in data["players"]]
+
+
+def one_match(viewers: int, log_dir: Path) -> list[tuple[float, float]]:
+    """A real 16-hand ``server match --serve`` of the sample AIs (seed 7, no sandbox: the
+    bots' own time, not bwrap's), with ``viewers`` pages on its ``/api/events``."""
+    greedy, rand = str(ROOT / "sample_ai" / "greedy.py"), str(ROOT / "sample_ai" /
+                                                             "random_bot.py")
+    match = start([sys.executable, "-m", "server.cli", "match", greedy, greedy, rand, rand,
+                   "--groups", "1", "--seed", "7", "--sandbox", "none", "--log-dir",
+                   str(log_dir), "--serve", "127.0.0.1:0"], cwd=ROOT, stdout=subprocess.PIPE)
+    loader = None
+    try:
+        assert match.stdout is not None
+        line = match.stdout.readline()
+        port = int(line.strip().rstrip("/").rsplit(":", 1)[1])
+        if viewers:
+            loader = start([sys.executable, __file__, "load", "viewers", str(port),
+                            str(viewers)])
+        match.communicate(timeout=600)
+    finally:
+        if loader is not None:
+            stop(loader)
+        stop(match)
+    (folder,) = [p for p in log_dir.iterdir() if (p / "match.json").exists()]
+    got = answer_ms(folder)
+    shutil.rmtree(folder)
+    return got
+
+
+def bots_part(viewers: int, rounds: int) -> None:
+    """``rounds`` pairs of matches, without and with viewers in turn: each player's
+    answer median/p95."""
+    log_dir = Path(tempfile.mkdtemp(prefix="bench-web-bots-"))
+    try:
+        for r in range(rounds):
+            for n in ((0, viewers) if r % 2 == 0 else (viewers, 0)):
+                got = one_match(n, log_dir)
+                shown = ", ".join(f"{m:.1f}/{p:.1f}" for m, p in got)
+                print(f"round {r + 1}, {n:3d} viewers: answer ms median/p95 by player: "
+                      f"{shown}", flush=True)
+    finally:
+        shutil.rmtree(log_dir, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--viewers", type=int, default=300)
     parser.add_argument("--idle", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--bots", type=int, default=0, metavar="ROUNDS",
+                        help="instead: ROUNDS pairs of real matches with --serve, without "
+                             "and with the viewers, and the bots' answer times")
     args = parser.parse_args()
+    if args.bots:
+        bots_part(args.viewers, args.bots)
+        return
     folder = Path(tempfile.mkdtemp(prefix="bench-web-"))
     (folder / "matches").mkdir()
     (folder / "matches" / "r00-t01.html").write_text("<p>" + "a finished table " * 500)
