@@ -40,6 +40,23 @@ def web_servers(folder: Path) -> list[int]:
     return found
 
 
+def no_web_server_left(out: Path) -> bool:
+    """The run's web server is gone within 10 s."""
+    deadline = time.monotonic() + 10
+    while web_servers(out) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return web_servers(out) == []
+
+
+def kill_all(process: subprocess.Popen[str], out: Path) -> None:
+    """Whatever a failed test left: the run's group and its web servers."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    for pid in web_servers(out):
+        os.kill(pid, signal.SIGKILL)
+
+
 def test_the_child_serves_the_folder_and_is_stopped_after(tmp_path: Path) -> None:
     (tmp_path / "live.jsonl").write_text(json.dumps(
         {"type": "table", "title": "t", "ruleset": "default", "unit": "hand",
@@ -99,16 +116,9 @@ def test_a_tournament_stopped_leaves_no_web_server(tmp_path: Path, how: str) -> 
         else:
             os.kill(process.pid, signal.SIGKILL)
             process.wait(60)
-        deadline = time.monotonic() + 10
-        while web_servers(out) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert web_servers(out) == []
+        assert no_web_server_left(out)
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        for pid in web_servers(out):
-            os.kill(pid, signal.SIGKILL)
+        kill_all(process, out)
 
 
 def test_a_match_with_serve_writes_its_folder_and_serves_it(tmp_path: Path) -> None:
@@ -220,16 +230,9 @@ def test_a_tournaments_killed_web_server_is_said_and_serves_the_same_url_again(
         assert process.poll() is None, "the tournament goes on"
         os.killpg(process.pid, signal.SIGINT)
         assert process.wait(60) in (130, -signal.SIGINT)
-        deadline = time.monotonic() + 10
-        while web_servers(out) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert web_servers(out) == []
+        assert no_web_server_left(out)
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        for pid in web_servers(out):
-            os.kill(pid, signal.SIGKILL)
+        kill_all(process, out)
 
 
 def test_a_restarted_child_binds_the_port_first_bound_and_its_end_is_said_in_words() -> None:
