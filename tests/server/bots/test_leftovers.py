@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from server.bots import leftovers
+from server.bots import leftovers, memlimit
 
 ROOT = Path(__file__).resolve().parents[3]
 PY = sys.executable
@@ -60,6 +60,10 @@ def mark(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     value = uuid.uuid4().hex
     monkeypatch.setenv(MARK, value)
     monkeypatch.setenv(leftovers.DIR_VARIABLE, str(tmp_path / "runs"))
+    # No memory cgroups: a dead server's bot cgroups are removed, with what is left in them,
+    # by whichever server on the machine next makes its own (``memlimit._remove_stale``),
+    # which in a busy suite is another test's before this test's next start can look.
+    monkeypatch.setenv(memlimit.SWITCH, "0")
     yield value
     left = marked(value)
     for pid in left:

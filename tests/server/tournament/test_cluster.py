@@ -303,7 +303,7 @@ def test_the_starting_process_killed_and_resumed_gives_the_same_standings(
         proc.kill()
         proc.wait()
     assert left, "no table ever had a scratch folder: the test shows nothing"
-    assert_no_bots_left()  # Ray ends the tasks of a driver that died, and so their bots
+    assert_no_bots_left(60)  # Ray ends the tasks of a driver that died, and so their bots
     # ... and so the workers that played them (in a while), which could not remove their
     # scratch folders
     end = time.monotonic() + 30

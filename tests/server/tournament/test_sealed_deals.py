@@ -10,9 +10,10 @@ it can read from ``/`` (system folders left out), within a time budget, for a fi
 holding its own starting hand as the logs write it, and says on stderr what it found.
 Meanwhile the test polls the web for every URL it can learn of (the live page, the
 API, the server-sent events, and the folder's files by the names the logs use) and
-keeps, for each served body, when it came and which of the tables' starting hands it
-holds. The runner's ``sealed.json`` says when each round stopped being sealed (its
-last table finished).
+keeps each served body with the runner's ``sealed.json`` as it was read just after the
+body came: a table still listed then was sealed when the body was served (a table
+leaves the list for good when its round's last table finishes), so a body of it, or
+holding its starting hands, is a leak.
 
 Passes once bots see only their own folder (the sandbox's policy) and the web keeps
 sealed tables' files and live ``end`` records to itself (``sealed.json``).
@@ -109,12 +110,11 @@ _HAND_LINE = re.compile(rf"^{_TILES}(?: {_TILES}){{12}}$", re.M)
 
 @dataclass
 class Seen:
-    """What the web served, and when (monotonic seconds), read after each answer."""
+    """What the web served, each with the tables sealed.json listed just after it came."""
 
-    bodies: list[tuple[float, str, str]] = field(default_factory=list)  # (at, url, body)
-    ends: list[tuple[float, dict[str, object]]] = field(default_factory=list)
+    bodies: list[tuple[frozenset[str], str, str]] = field(default_factory=list)
+    ends: list[tuple[frozenset[str], dict[str, object]]] = field(default_factory=list)
     pages: set[str] = field(default_factory=set)  # hand folder names the logs use
-    sealed: list[tuple[float, list[str]]] = field(default_factory=list)  # sealed.json
     stop: threading.Event = field(default_factory=threading.Event)
 
 
@@ -128,12 +128,11 @@ def get(url: str) -> tuple[int, str]:
         return 0, ""
 
 
-def sealed_now(out: Path) -> list[str]:
+def sealed_now(out: Path) -> frozenset[str]:
     try:
-        tables: list[str] = json.loads((out / "sealed.json").read_text())["tables"]
-        return tables
+        return frozenset(json.loads((out / "sealed.json").read_text())["tables"])
     except (OSError, ValueError):
-        return list(NAMES)  # not written yet: nothing has been played
+        return frozenset(NAMES)  # not written yet (or being replaced): taken as all
 
 
 def poll(base: str, out: Path, seen: Seen) -> None:
@@ -152,14 +151,14 @@ def poll(base: str, out: Path, seen: Seen) -> None:
         for url in urls:
             status, body = get(base + url)
             if status == 200:
-                seen.bodies.append((time.monotonic(), url, body))
+                seen.bodies.append((sealed_now(out), url, body))
                 seen.pages |= set(re.findall(r"-hands/([0-9]{3}-[0-9a-f]{8})\.html", body))
             if seen.stop.is_set():
                 return
         time.sleep(0.05)
 
 
-def follow_events(base: str, seen: Seen) -> None:
+def follow_events(base: str, out: Path, seen: Seen) -> None:
     """The server-sent events, each ``end`` record kept with when it came."""
     while not seen.stop.is_set():
         try:
@@ -174,28 +173,9 @@ def follow_events(base: str, seen: Seen) -> None:
                     seen.pages |= set(re.findall(r"-hands/([0-9]{3}-[0-9a-f]{8})\.html", data))
                     record = json.loads(data)
                     if isinstance(record, dict) and record.get("type") == "end":
-                        seen.ends.append((time.monotonic(), record))
+                        seen.ends.append((sealed_now(out), record))
         except (OSError, ValueError):
             time.sleep(0.1)
-
-
-def watch_sealed(out: Path, seen: Seen) -> None:
-    while not seen.stop.is_set():
-        now = sealed_now(out)
-        if not seen.sealed or seen.sealed[-1][1] != now:
-            seen.sealed.append((time.monotonic(), now))
-        time.sleep(0.01)
-
-
-def unsealed_at(seen: Seen, name: str) -> float:
-    """When ``name`` left sealed.json for good (its round's last table finished)."""
-    at = float("inf")
-    for t, tables in seen.sealed:
-        if name in tables:
-            at = float("inf")
-        elif at == float("inf"):
-            at = t
-    return at
 
 
 def starting_hands(out: Path) -> dict[str, set[str]]:
@@ -236,8 +216,7 @@ def test_no_deal_is_found_on_disk_or_on_the_web_before_every_table_has_played_it
         assert line.startswith("serving "), (tmp_path / "console").read_text()
         base = line.split()[1]
         threads = [threading.Thread(target=f, args=a, daemon=True) for f, a in (
-            (watch_sealed, (out, seen)), (poll, (base, out, seen)),
-            (follow_events, (base, seen)))]
+            (poll, (base, out, seen)), (follow_events, (base, out, seen)))]
         for thread in threads:
             thread.start()
         assert process.wait(600) == 0, (tmp_path / "console").read_text()[-3000:]
@@ -259,26 +238,28 @@ def test_no_deal_is_found_on_disk_or_on_the_web_before_every_table_has_played_it
     problems += [f"a bot found its deal on disk: {p}" for p in peeks
                  if not p.endswith("found: -")]
     # The web: a file of a sealed table, or a body holding a table's starting hands
-    # before its round was unsealed.
-    for at, url, body in seen.bodies:
+    # while it was sealed.
+    for sealed, url, body in seen.bodies:
         mine = next((n for n in NAMES if url.startswith((f"matches/{n}/", f"matches/{n}.",
                                                          f"matches/{n}-hands/"))), None)
-        if mine is not None and at < unsealed_at(seen, mine):
+        if mine is not None and mine in sealed:
             problems.append(f"the web served {url} while {mine} was sealed")
             continue
         for name, dealt in hands.items():
-            if at < unsealed_at(seen, name) and any(h in body for h in dealt):
+            if name in sealed and any(h in body for h in dealt):
                 problems.append(f"the web served {url} holding {name}'s deals while "
                                 f"{name} was sealed")
                 break
     # A live end record of a sealed table shows no tiles.
-    for at, record in seen.ends:
+    for sealed, record in seen.ends:
         name = str(record.get("table", "")).rsplit("/", 1)[-1]
         shown = [t for h in record.get("hands") or [] for t in h]  # type: ignore[attr-defined]
-        if name in NAMES and at < unsealed_at(seen, name) and shown:
+        if name in sealed and shown:
             problems.append(f"the live end record of {name} hand {record.get('n')} showed "
                             "its hands while the table was sealed")
-    assert seen.sealed and seen.sealed[-1][1] == []
+    assert sealed_now(out) == frozenset()
+    assert any(len(sealed) < len(NAMES) for sealed, _, _ in seen.bodies), \
+        "the web was read once the first round was played"
     kinds = {kind: sum(1 for p in problems if p.startswith(kind)) for kind in (
         "a bot found", "the web served", "the live end record")}
     assert not problems, f"{len(problems)} leaks {kinds}, the first: " + \
