@@ -7,6 +7,12 @@ moves; it exits when it is stopped (SIGTERM) and leaves nothing behind. Each
 problem is reported with the hand, the bot's seat and the transcript line that
 shows it; a bot that ended before saying ``join`` never started, and a bot
 whose output ended is shown with the end of its stderr (why it stopped).
+
+An answer is late as the match fines it, with the host-stall allowance of a
+tournament's tables on (``rulesets.default.table``): the time the machine, not the
+bot, held an answer up is taken off first, so a good bot is not refused because the
+machine was busy when it was checked (a hand-in is checked while a tournament plays).
+Those answers are counted in the report's note, not as problems.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ import trio
 from protocol.bot_errors import MARKER
 from rulesets.default.engine.rng import match_plan
 from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
-from rulesets.default.table import TranscriptLine
+from rulesets.default.table import TranscriptLine, fine_after_host
+from scoring.settlement import fine_for
 from server.bots.processes import KILL_GRACE, Peer, ProcessPeer
 from server.bots.seats import ProcessLauncher, Sandbox, SeatRequest, TableOptions
 from server.output.say import last_lines
@@ -51,6 +58,7 @@ class CheckReport:
     problems: list[Problem] = field(default_factory=list)
     stray_lines: int = 0  # lines no prompt asked for (ignored, not a fault)
     answers: int = 0
+    host_stalls: int = 0  # answers late only because the machine held them up
 
     @property
     def ok(self) -> bool:
@@ -75,7 +83,7 @@ async def check_bot(argv: Sequence[str], *, hands: int = 4, seed: int = 1,
                     options: TableOptions | None = None,
                     sandbox: Sandbox | None = None) -> CheckReport:
     """Play ``hands`` hands of the bot (player 0) against the sample AIs and judge it."""
-    options = options or TableOptions()
+    options = replace(options or TableOptions(), host_stalls=True)
     recorder = _Recorder(sandbox or Sandbox())
     opponents = [Player(name, (str(SAMPLES / name), "--seed", str(seed + i)))
                  for i, name in enumerate(OPPONENTS)]
@@ -102,8 +110,9 @@ def _judge(report: CheckReport, summary: HandSummary, peer: ProcessPeer | None) 
             said = last_lines(peer.stderr_tail, STDERR_LINES)
             problem = replace(problem, stderr=tuple(said) or ("(nothing)",))
         report.problems.append(problem)
-    for what, line in _late_answers(lines, seat):
+    for what, line in _late_answers(lines, seat, outcome.timings):
         report.problems.append(Problem("answers in time", hand, seat, what, line))
+    report.host_stalls += outcome.host_stalls[seat]
     report.answers += len(outcome.answer_ms[seat])
     if peer is not None and peer.reports.count:  # bugs its framework answered for
         for what, n in peer.reports.distinct.items():
@@ -157,29 +166,47 @@ def _traceback(stderr: bytes, what: str) -> tuple[str, ...]:
     return tuple(shown[:end + 1] if end is not None else shown)
 
 
-def _late_answers(lines: list[TranscriptLine], seat: int) -> list[tuple[str, str]]:
-    """Answers over their time limit (fined), from the transcript."""
+def _late_answers(lines: list[TranscriptLine], seat: int,
+                  timings: Sequence[tuple[float, ...]]) -> list[tuple[str, str]]:
+    """Answers the match fined (over their limit, after the host's share is taken off),
+    each with its prompt and answer lines from the transcript.
+
+    ``timings`` holds one entry per timed answer, in order, for every seat (then the
+    hard limit's, which is a fault, told as one); the transcript gives the prompts and
+    answers in the same order.
+    """
     late: list[tuple[str, str]] = []
+    answered = _answers(lines, seat)
+    own = [t for t in timings if int(t[0]) == seat][:len(answered)]
+    for (prompt, answer), (_, ms, limit, *host) in zip(answered, own, strict=False):
+        fine = fine_after_host(ms, int(limit), host[0]) if host else fine_for(ms, int(limit))
+        if fine:
+            held = f", {host[0]:.0f} ms of it the machine's" if host else ""
+            late.append((f"answered {ms:.0f} ms after the prompt (limit {limit:.0f} ms{held})",
+                         f"{_show(prompt)}  then  {_show(answer)}"))
+    return late
+
+
+def _answers(lines: list[TranscriptLine], seat: int
+             ) -> list[tuple[TranscriptLine, TranscriptLine]]:
+    """Each timed prompt to ``seat`` with the line that answered it, in order."""
+    found: list[tuple[TranscriptLine, TranscriptLine]] = []
     prompt: TranscriptLine | None = None
-    limit = 0
     for t in lines:
         words = t.text.split()
         if t.direction == ">":
             if not words:
                 continue
-            if words[0] in OWN_TURN or (words[0] in ("mpeng", "mchi") and words[1] == str(seat)):
-                prompt, limit = t, 1000
-            elif words[0] in CLAIM and words[1] != str(seat):
-                prompt, limit = t, 500
+            own = words[0] in OWN_TURN or (words[0] in ("mpeng", "mchi")
+                                           and words[1] == str(seat))
+            if own or (words[0] in CLAIM and words[1] != str(seat)):
+                prompt = t
             continue
         if prompt is None or t.text == "join":
             continue
-        ms = (t.at - prompt.at) * 1000
-        if ms >= limit + 50:
-            late.append((f"answered {ms:.0f} ms after the prompt (limit {limit} ms)",
-                         f"{_show(prompt)}  then  {_show(t)}"))
+        found.append((prompt, t))
         prompt = None
-    return late
+    return found
 
 
 def _show(t: TranscriptLine) -> str:
@@ -193,6 +220,9 @@ def format_report(report: CheckReport, command: str) -> list[str]:
     for check in CHECKS:
         found = [p for p in report.problems if p.check == check]
         out.append(f"  {check:<20} {'ok' if not found else f'{len(found)} problem(s)'}")
+    if report.host_stalls:
+        out.append(f"  note: {report.host_stalls} answer(s) were late only because this "
+                   "machine was busy (its share of the time taken off, as in a tournament)")
     if report.stray_lines:
         out.append(f"  note: {report.stray_lines} line(s) answered no prompt (ignored; over "
                    "1000 in a hand is a fault)")

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.default.check_bot import CheckReport, check_bot, format_report
+from rulesets.default.check_bot import CheckReport, _late_answers, check_bot, format_report
+from rulesets.default.table import TranscriptLine
 from server.bots.seats import TableOptions
 from tests.server.bots.test_hostile import no_leftovers  # noqa: F401 (an autouse fixture)
 
@@ -138,3 +139,21 @@ def test_check_bot_command_shows_the_traceback_of_a_bot_that_never_started(
     assert "    stderr:     import no_such_module\n" \
         "    stderr: ModuleNotFoundError: No module named 'no_such_module'\n" in done.stdout
     assert "  joins                ok" not in done.stdout
+
+
+def test_an_answer_late_only_because_the_machine_held_it_up_is_no_problem() -> None:
+    """The match's own timings decide: the host's share (a fourth field) comes off first,
+    as in a tournament, so a busy machine does not fail a good bot at hand-in time."""
+    lines = [TranscriptLine(0.0, ">", "pick 0 1M"), TranscriptLine(1.4, "<", "out 1M"),
+             TranscriptLine(2.0, ">", "pick 0 2M"), TranscriptLine(3.5, "<", "out 2M"),
+             TranscriptLine(4.0, ">", "mout 1 3M"), TranscriptLine(4.2, "<", "pass")]
+    timings = [(0, 1400.0, 1000, 600.0),  # 400 ms of its own: in time
+               (1, 900.0, 1000),  # another seat's
+               (0, 1500.0, 1000, 200.0),  # 1,300 ms of its own: late
+               (0, 200.0, 500)]
+    late = _late_answers(lines, 0, timings)
+    assert [what for what, _ in late] == [
+        "answered 1500 ms after the prompt (limit 1000 ms, 200 ms of it the machine's)"]
+    assert "> pick 0 2M" in late[0][1] and "< out 2M" in late[0][1]
+    report = CheckReport(1, host_stalls=1)
+    assert "late only because this machine was busy" in "\n".join(format_report(report, "b"))
