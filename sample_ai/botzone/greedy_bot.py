@@ -283,10 +283,17 @@ def shanten_of(counts: dict[str, int], melds: int) -> int:
     """Shanten for ``melds`` melds plus a pair from these tiles alone (missing ones drawn).
 
     -1 is a complete hand. Unlike the usual formula it works for part of a
-    hand: tiles a plan cannot use are simply left out.
+    hand: tiles a plan cannot use are simply left out. (Kept for each set of counts:
+    a turn asks again and again about the same part-hands.)
     """
     if melds < 0:
         return 99
+    return _shanten(tuple(sorted((k, c) for k, c in counts.items() if c)), melds)
+
+
+@lru_cache(maxsize=1 << 16)
+def _shanten(items: tuple[tuple[str, int], ...], melds: int) -> int:
+    counts = dict(items)
     combos: frozenset[tuple[int, int, int]] = frozenset({(0, 0, 0)})
     for suit in SUITS:
         blocks = suit_blocks(tuple(counts.get(suit + str(n), 0) for n in range(1, 10)), False)
@@ -322,6 +329,9 @@ def sequence_plans() -> list[tuple[str, float, list[tuple[str, int]]]]:
 
 
 SEQUENCE_PLANS = sequence_plans()
+# Each plan's chows spelt out once: (risk, [(middle tile, its three tiles)]).
+PLAN_TILES = [(risk, [(suit + str(first + 1), tuple(suit + str(n) for n in range(first, first + 3)))
+                      for suit, first in seqs]) for _name, risk, seqs in SEQUENCE_PLANS]
 
 
 def plan_distance(packs: Sequence[Pack], hand: Sequence[str]) -> float:
@@ -343,25 +353,27 @@ def plan_distance(packs: Sequence[Pack], hand: Sequence[str]) -> float:
     if all(k != "CHI" for k, _t, _o in packs):  # 碰碰和, 6 fans
         best = min(best, 1.0 + pung_shanten(counts, melds))
     chows = [t for k, t, _o in packs if k == "CHI"]
-    for _name, risk, seqs in SEQUENCE_PLANS:
+    have = dict(counts)
+    for risk, seqs in PLAN_TILES:
         left = list(chows)
-        need = Counter(counts)
+        taken: list[str] = []  # a plan's tiles are all different: one of each is taken
         missing = 0
         rest_melds = melds
-        for suit, first in seqs:
-            middle = suit + str(first + 1)
+        for middle, tiles in seqs:
             if middle in left:
                 left.remove(middle)
                 continue
             rest_melds -= 1
-            for n in range(first, first + 3):
-                tile = suit + str(n)
-                if need[tile]:
-                    need[tile] -= 1
+            for tile in tiles:
+                if tile in have:
+                    taken.append(tile)
                 else:
                     missing += 1
         if rest_melds >= 0 and risk + missing < best:
-            best = min(best, risk + missing + shanten_of(dict(+need), rest_melds) + 1)
+            need = dict(have)
+            for tile in taken:
+                need[tile] -= 1
+            best = min(best, risk + missing + shanten_of(need, rest_melds) + 1)
     return best
 
 
