@@ -135,7 +135,7 @@ def _fan(words: Sequence[str], number: int) -> tuple[int, tuple[tuple[str, int],
     return total, tuple(fans)
 
 
-def _blocks(text: str) -> Iterator[list[tuple[int, str]]]:
+def blocks(text: str) -> Iterator[list[tuple[int, str]]]:
     """The file's matches: each a list of (line number, line), blank lines between."""
     block: list[tuple[int, str]] = []
     for number, raw in enumerate(text.split("\n"), start=1):
@@ -212,7 +212,7 @@ def parse_match(block: Sequence[tuple[int, str]]) -> HumanMatch:
 def iter_matches(text: str) -> Iterator[HumanMatch | HumanFormatError]:
     """Each match of a file, or the error of a match that cannot be read (the rest of the
     file is still read)."""
-    for block in _blocks(text):
+    for block in blocks(text):
         try:
             yield parse_match(block)
         except HumanFormatError as error:

@@ -12,8 +12,9 @@ not accept, a draw the wall cannot hold (a fifth copy), a turn the record skips,
 or a Fan or Score line other than the judge's, is the match's ``Problem``. The
 claims an ``Ignore`` clause lists must each be legal (the seat's own view says)
 and outranked by the claim made (HU, then PENG or GANG, then CHI; between two
-HUs the one nearer the discarder's right); the judge gets them as PASS, as
-Botzone's environment gives a claim that lost.
+HUs the one nearer the discarder's right); the judge gets them as the seats'
+responses (it never reads a claim behind the one made), so the game record
+keeps them and ``to_match`` gives the clauses back.
 
 ``to_match`` goes the other way: a Botzone game record (``server match``'s
 ``game.json``, a tournament's, an environment's ``write_log``) as a human match.
@@ -227,6 +228,8 @@ class _Player:
                             f"discard {tile}")
             claimers[claim.seat] = action
             self.check_ignored(claim, discarder, tile, claimers)
+            for ignored in claim.ignored:
+                responses[ignored.seat] = _lost_response(ignored)
             if claim.kind in ("Peng", "Chi"):
                 play = self.take(f"seat {claim.seat}'s discard after its {claim.kind}")
                 if (play.seat, play.kind) != (claim.seat, "Play"):
@@ -280,6 +283,7 @@ class _Player:
                     raise _Stop(claim.line, f"Ignore Player {ignored.seat} {ignored.kind} "
                                 f"{ignored.tile}: not a claim that lost to this robbing HU")
                 claimers[ignored.seat] = HU
+                responses[ignored.seat] = "HU"
             responses[claim.seat] = "HU"
             lines.append(claim.line)
         for seat in range(4):
@@ -327,6 +331,14 @@ class _Player:
             raise _Stop(match.lines["Score"], f"Score: recorded "
                         f"{' '.join(map(str, match.score))}, the judge scores "
                         f"{' '.join(map(str, scores))}")
+
+
+def _lost_response(claim: Claim) -> str:
+    """The response of a claim that lost, as the judge gets it (it never reads one behind
+    the claim made). A PENG's or CHI's discard never happened: the claimed tile stands in."""
+    if claim.kind == "Chi":
+        return f"CHI {claim.tile} {claim.tile}"
+    return {"Hu": "HU", "Gang": "GANG", "Peng": f"PENG {claim.tile}"}[claim.kind]
 
 
 def _outranks(made: Action, lost: Claim, discarder: int) -> bool:
