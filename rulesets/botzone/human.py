@@ -119,6 +119,9 @@ def parse_action(words: Sequence[str], number: int) -> Action:
                                    f"KIND one of {', '.join(CLAIMS)} after the action, got "
                                    f"{' '.join(clause)!r}")
         ignored.append(Claim(_seat(clause[2], number), clause[3], _tile(clause[4], number)))
+    if ignored and kind not in CLAIMS:
+        raise HumanFormatError(f"line {number}: an Ignore clause follows a claim ("
+                               f"{', '.join(CLAIMS)}), not {kind}")
     return Action(seat, kind, tile, tuple(ignored), number)
 
 

@@ -104,7 +104,7 @@ def replay(args: CommandArgs) -> int:
 
     path: Path = args["path"]
     match = find_match(path, args.get("match_id"))
-    judged = judge_match(match)
+    judged = judge_match(match, display_fans=True)
     console = Console(emoji=False)
     if judged.problem is not None:
         console.print(f"note: match {match.match_id}, line {judged.problem.line}: "

@@ -114,12 +114,13 @@ def claim_action(kind: str, tile: str, discard: str) -> int | None:
 class _Player:
     """One match played on the judge (``judge_match``)."""
 
-    def __init__(self, match: HumanMatch, observe: Observer | None) -> None:
+    def __init__(self, match: HumanMatch, observe: Observer | None,
+                 display_fans: bool) -> None:
         self.match = match
         self.observe = observe
         walltiles, self.bad_draw = build_wall(match)
         self.initdata = {"srand": 0, "quan": match.wind, "walltiles": walltiles}
-        self.judge = Judge("classic", self.initdata)
+        self.judge = Judge("classic", self.initdata, display_fans=display_fans)
         self.outputs: list[dict[str, Any]] = [self.judge.output()]
         self.players: list[list[dict[str, Any]]] = [[], [], [], []]
         self.views = [SeatView("classic", (WALL,)) for _ in range(4)]
@@ -195,6 +196,9 @@ class _Player:
         if act.seat != seat or act.kind not in ("Play", "AnGang", "BuGang", "Hu"):
             raise _Stop(act.line, f"after its draw seat {seat} plays, kongs or wins; the "
                         f"record says {format_action(act)!r}")
+        if act.ignored:
+            raise _Stop(act.line, "an Ignore clause follows a claim of another seat's tile; "
+                        "nobody claims a seat's own draw")
         if act.kind == "Hu" and act.tile != tile:
             raise _Stop(act.line, f"seat {seat} wins on its draw {tile}, not {act.tile}")
         if act.kind == "Play" and act.tile not in self.views[seat].hand:
@@ -351,9 +355,12 @@ def _fans(fan: tuple[int, tuple[tuple[str, int], ...]]) -> str:
     return f"{fan[0]} ({'+'.join(f'{n}*{c}' for n, c in fan[1]) or 'none'})"
 
 
-def judge_match(match: HumanMatch, observe: Observer | None = None) -> Judged:
-    """Play ``match`` on the judge (module docstring); ``observe`` is told every decision."""
-    player = _Player(match, observe)
+def judge_match(match: HumanMatch, observe: Observer | None = None, *,
+                display_fans: bool = False) -> Judged:
+    """Play ``match`` on the judge (module docstring); ``observe`` is told every decision.
+    ``display_fans``: the record's displays show the display-only fan values (``canHu``)
+    as ``server match`` records them (a page shows them), at about twice the time."""
+    player = _Player(match, observe, display_fans)
     try:
         player.play()
     except _Stop as stop:

@@ -123,6 +123,7 @@ def test_every_item_keeps_its_line_number() -> None:
     ("Player 0 Jump W1", "expected 'Player P KIND TILE'"),
     ("Player 0 Peng W1 Ignore Player 1 Play W1", "expected 'Ignore Player Q KIND TILE'"),
     ("Player 0 Peng W1 Ignore Player", "expected 'Ignore Player Q KIND TILE'"),
+    ("Player 0 Play W1 Ignore Player 1 Peng W1", "an Ignore clause follows a claim"),
     ("Score 1 2 3", "expected 'Score S0 S1 S2 S3'"),
     ("Hello", "not a line of the format"),
 ])
@@ -209,6 +210,37 @@ def test_a_huang_with_tiles_left_and_a_game_that_goes_on_are_reported() -> None:
     edited = "\n".join([*lines()[:score], "Player 3 Draw W1", *lines()[score:]])
     with pytest.raises(HumanFormatError, match=f"line {score + 1}: .*nothing may follow"):
         parse_file(edited)
+
+
+def test_corrupted_records_are_reported_never_a_crash() -> None:
+    """Seeded corruptions of the first match (a word changed, a line dropped, swapped or
+    doubled, a stray Ignore clause): each is a format error or a problem, never a crash."""
+    rng = random.Random(7)
+    first = text().split("\n\n")[0].split("\n")
+    reported = 0
+    for _ in range(60):
+        rows = list(first)
+        i = rng.randrange(2, len(rows))
+        words = rows[i].split(" ")
+        how = rng.randrange(5)
+        if how == 0:
+            words[rng.randrange(1, len(words))] = rng.choice(["W1", "J3", "0", "Hu", ""])
+            rows[i] = " ".join(words)
+        elif how == 1:
+            del rows[i]
+        elif how == 2:
+            rows[i - 1], rows[i] = rows[i], rows[i - 1]
+        elif how == 3:
+            rows.insert(i, rows[i])
+        else:
+            rows[i] += f" Ignore Player {rng.randrange(4)} Peng {rng.choice(['W1', 'B8'])}"
+        try:
+            (match,) = parse_file("\n".join(rows))
+        except HumanFormatError:
+            reported += 1
+            continue
+        reported += judge_match(match).problem is not None or rows == first
+    assert reported == 60
 
 
 # --- training arrays --------------------------------------------------------------------
