@@ -16,7 +16,7 @@ another encoder of the same decisions: a name in ``ENCODERS``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -32,62 +32,70 @@ Block = Sequence[tuple[int, str]]  # a match's numbered lines
 
 @dataclass
 class Chunk:
-    """The rows of some matches, and what could not be converted."""
+    """The rows of some matches, stacked (one array each travels back from a process),
+    and what could not be converted."""
 
-    shape: tuple[int, ...]
-    obs: list[np.ndarray] = field(default_factory=list)
-    masks: list[np.ndarray] = field(default_factory=list)
-    actions: list[int] = field(default_factory=list)
-    seats: list[int] = field(default_factory=list)
-    matches: list[int] = field(default_factory=list)  # the row's match, its index in the file
-    match_ids: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    obs: np.ndarray
+    masks: np.ndarray
+    actions: np.ndarray
+    seats: np.ndarray
+    matches: np.ndarray  # each row's match, its index in the file
+    match_ids: list[str]
+    problems: list[str]
 
 
 def convert_blocks(blocks: Sequence[Block], first: int, encoder_name: str) -> Chunk:
     """The rows of ``blocks``, the matches ``first``, ``first + 1``... of a file."""
     encoder = ENCODERS[encoder_name]()
-    chunk = Chunk(tuple(encoder.shape))
+    obs: list[np.ndarray] = []
+    masks: list[bytes] = []
+    actions: list[int] = []
+    seats: list[int] = []
+    matches: list[int] = []
+    match_ids: list[str] = []
+    problems: list[str] = []
     for k, block in enumerate(blocks):
-        index = first + k
         try:
             match = parse_match(block)
         except HumanFormatError as error:
-            chunk.match_ids.append("")
-            chunk.problems.append(str(error))
+            match_ids.append("")
+            problems.append(str(error))
             continue
-        chunk.match_ids.append(match.match_id)
-        rows: list[tuple[np.ndarray, np.ndarray, int, int]] = []
+        match_ids.append(match.match_id)
+        rows: list[tuple[np.ndarray, bytes, int, int]] = []
 
         def observe(seat: int, view: SeatView, action: int,
-                    rows: list[tuple[np.ndarray, np.ndarray, int, int]] = rows) -> None:
-            rows.append((encoder.encode(view),
-                         np.frombuffer(bytes(view.mask()), dtype=np.int8), action, seat))
+                    rows: list[tuple[np.ndarray, bytes, int, int]] = rows) -> None:
+            rows.append((encoder.encode(view), bytes(view.mask()), action, seat))
 
         judged = judge_match(match, observe)
         if judged.problem is not None:
-            chunk.problems.append(f"match {match.match_id}, line {judged.problem.line}: "
-                                  f"{judged.problem.text}")
+            problems.append(f"match {match.match_id}, line {judged.problem.line}: "
+                            f"{judged.problem.text}")
             continue
-        for obs, mask, action, seat in rows:
-            chunk.obs.append(obs)
-            chunk.masks.append(mask)
-            chunk.actions.append(action)
-            chunk.seats.append(seat)
-            chunk.matches.append(index)
-    return chunk
+        for row in rows:
+            obs.append(row[0])
+            masks.append(row[1])
+            actions.append(row[2])
+            seats.append(row[3])
+        matches += [first + k] * len(rows)
+    shape = tuple(encoder.shape)
+    return Chunk(
+        np.stack(obs) if obs else np.zeros((0, *shape), np.float32),
+        np.frombuffer(b"".join(masks), dtype=np.int8).reshape(len(masks), N_ACTIONS),
+        np.array(actions, dtype=np.int16), np.array(seats, dtype=np.int8),
+        np.array(matches, dtype=np.int32), match_ids, problems)
 
 
 def arrays(chunks: Sequence[Chunk]) -> dict[str, np.ndarray]:
     """The chunks' rows as the arrays of one ``.npz``, in the chunks' order."""
-    shape = chunks[0].shape if chunks else (0,)
-    obs = [o for c in chunks for o in c.obs]
-    masks = [m for c in chunks for m in c.masks]
+    if not chunks:
+        raise ValueError("no chunks")
     return {
-        "obs": np.stack(obs) if obs else np.zeros((0, *shape), np.float32),
-        "mask": np.stack(masks) if masks else np.zeros((0, N_ACTIONS), np.int8),
-        "action": np.array([a for c in chunks for a in c.actions], dtype=np.int16),
-        "seat": np.array([s for c in chunks for s in c.seats], dtype=np.int8),
-        "match": np.array([m for c in chunks for m in c.matches], dtype=np.int32),
+        "obs": np.concatenate([c.obs for c in chunks]),
+        "mask": np.concatenate([c.masks for c in chunks]),
+        "action": np.concatenate([c.actions for c in chunks]),
+        "seat": np.concatenate([c.seats for c in chunks]),
+        "match": np.concatenate([c.matches for c in chunks]),
         "match_id": np.array([i for c in chunks for i in c.match_ids], dtype=str),
     }

@@ -4,8 +4,10 @@
   (``human_judge.judge_match``): the first line it disagrees with, per match;
 * ``server replay FILE --match ID [--html PAGE]``: one match drawn as any game is,
   through its game record (``view``, ``replay``, ``page``);
-* ``server human convert FILE --out ARRAYS.npz [--jobs N]``: the training arrays
-  (``human_arrays``), chunks of matches spread over processes;
+* ``server human convert FILE --out ARRAYS.npz [--jobs N | --cluster ADDRESS]``: the
+  training arrays (``human_arrays``), chunks of matches spread over processes here or
+  Ray tasks (``server.cluster.ray_cluster``; the project installed on every node), the
+  rows in the file's order either way;
 * ``server human write PATH... --out FILE``: every finished Botzone game found
   (match and tournament folders, ``game.json`` files, an environment's
   ``write_log``) written in the format (``human_judge.to_match``).
@@ -132,7 +134,7 @@ def convert(args: CommandArgs) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from rulesets.botzone.human_arrays import ENCODERS, Chunk, arrays
+    from rulesets.botzone.human_arrays import ENCODERS, Chunk, arrays, convert_blocks
     from server.output.paths import output_file
 
     path: Path = args["path"]
@@ -140,21 +142,38 @@ def convert(args: CommandArgs) -> int:
     if encoder not in ENCODERS:
         raise InputError(f"--encoder {encoder}: one of {', '.join(ENCODERS)}")
     jobs = int(args.get("jobs", 1))
+    cluster: str | None = args.get("cluster")
+    if cluster is not None and "jobs" in args.given:
+        raise InputError("--jobs and --cluster: give one (a cluster's tasks take its CPUs)")
     out = output_file(args["out"], "--out")
     matches = list(blocks(read_text(path)))
     if not matches:
         raise InputError(f"{path}: no match in the file (a match starts with 'Match ID')")
-    pieces = _pieces(matches, jobs * CHUNKS_PER_JOB if jobs > 1 else 1 + len(matches) // 50)
     console = Console(stderr=True, emoji=False)
     chunks: list[Chunk] = []
     start = time.perf_counter()
     with Progress("converting", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as progress:
         task = progress.add_task("matches", total=len(matches))
-        for chunk in _chunks(pieces, encoder, jobs):
-            chunks.append(chunk)
-            progress.advance(task, len(chunk.match_ids))
+        if cluster is not None:
+            from server.cluster.ray_cluster import connected
+
+            with connected(cluster) as ray_cluster:
+                cpus = max(1, int(sum(n.cpus for n in ray_cluster.nodes())))
+                pieces = _pieces(matches, cpus * CHUNKS_PER_JOB)
+                refs = [ray_cluster.submit(convert_blocks, piece, first, encoder, cpus=1)
+                        for first, piece in pieces]
+                for ref in refs:  # in the file's order, as each is ready
+                    chunks.append(ray_cluster.ray.get(ref))
+                    progress.advance(task, len(chunks[-1].match_ids))
+        else:
+            pieces = _pieces(matches, jobs * CHUNKS_PER_JOB if jobs > 1
+                             else 1 + len(matches) // 50)
+            for chunk in _chunks(pieces, encoder, jobs):
+                chunks.append(chunk)
+                progress.advance(task, len(chunk.match_ids))
     seconds = time.perf_counter() - start
+    where = f"on the Ray cluster {cluster}" if cluster is not None else f"with --jobs {jobs}"
     data = arrays(chunks)
     with out.open("wb") as handle:
         np.savez_compressed(handle, **data)  # type: ignore[arg-type]
@@ -165,7 +184,7 @@ def convert(args: CommandArgs) -> int:
         console.print(f"... and {len(problems) - 10} more skipped", markup=False)
     console.print(f"wrote {out}: {len(data['action'])} decision(s) of "
                   f"{len(matches) - len(problems)} match(es) ({len(problems)} skipped), "
-                  f"{len(matches) / max(seconds, 1e-9):.1f} matches/s with --jobs {jobs}",
+                  f"{len(matches) / max(seconds, 1e-9):.1f} matches/s {where}",
                   markup=False)
     return 1 if problems else 0
 

@@ -437,6 +437,7 @@ app.add_typer(human_app, name="human")
 
 @human_app.command("convert")
 def human_convert(
+    ctx: typer.Context,
     path: Annotated[Path, typer.Argument(help="A file of human match records")],
     out: Annotated[Path, typer.Option(help="The .npz to write: obs, mask, action, seat, "
                                       "match (each decision's match), match_id")],
@@ -446,11 +447,14 @@ def human_convert(
                        ] = "default",
     jobs: Annotated[int, typer.Option(min=1, help="Processes to spread the matches over "
                                       "(the arrays are the same)")] = 1,
+    cluster: Annotated[str | None, typer.Option(
+        help="Convert as Ray tasks: the cluster's address (HOST:PORT), or local to start "
+        "Ray here; the project must be installed on every node. Needs the cluster extra")
+    ] = None,
 ) -> None:
     """Every decision of every match as training arrays: observation, legal-action mask and
     the action taken. A match the judge disagrees with is skipped, said, and exit is 1."""
-    raise typer.Exit(load("botzone").human(CommandArgs({
-        "action": "convert", "path": path, "out": out, "encoder": encoder, "jobs": jobs})))
+    raise typer.Exit(load("botzone").human(command_args(ctx, action="convert")))
 
 
 @human_app.command("write")

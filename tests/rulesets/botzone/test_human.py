@@ -378,3 +378,17 @@ def test_server_verify_convert_and_write_end_to_end(tmp_path: Path) -> None:
     run = subprocess.run([*SERVER, "verify", str(tmp_path / "nothing.txt")], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode != 0 and "Traceback" not in run.stderr
+
+
+def test_convert_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
+    args = {"action": "convert", "path": DATA, "out": tmp_path / "a.npz", "encoder": "default",
+            "jobs": 2, "cluster": "local"}
+    with pytest.raises(InputError, match="--jobs and --cluster: give one"):
+        RULESET.human(CommandArgs(args, frozenset({"jobs", "cluster"})))
+    with pytest.raises(InputError, match="--encoder pixels: one of default, course"):
+        RULESET.human(CommandArgs({**args, "encoder": "pixels", "cluster": None}))
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no match in the file"):
+        RULESET.human(CommandArgs({**args, "path": empty, "cluster": None}))
+    assert not (tmp_path / "a.npz").exists()
