@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -99,3 +100,9 @@ def arrays(chunks: Sequence[Chunk]) -> dict[str, np.ndarray]:
         "match": np.concatenate([c.matches for c in chunks]),
         "match_id": np.array([i for c in chunks for i in c.match_ids], dtype=str),
     }
+
+
+def save(path: Path, data: dict[str, np.ndarray]) -> None:
+    """``data`` as a compressed ``.npz`` at ``path``."""
+    with path.open("wb") as handle:
+        np.savez_compressed(handle, **data)  # type: ignore[arg-type]

@@ -130,11 +130,10 @@ def _pieces(items: Sequence[Any], count: int) -> list[tuple[int, Sequence[Any]]]
 
 
 def convert(args: CommandArgs) -> int:
-    import numpy as np
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from rulesets.botzone.human_arrays import ENCODERS, Chunk, arrays, convert_blocks
+    from rulesets.botzone.human_arrays import ENCODERS, Chunk, arrays, convert_blocks, save
     from server.output.paths import output_file
 
     path: Path = args["path"]
@@ -175,8 +174,7 @@ def convert(args: CommandArgs) -> int:
     seconds = time.perf_counter() - start
     where = f"on the Ray cluster {cluster}" if cluster is not None else f"with --jobs {jobs}"
     data = arrays(chunks)
-    with out.open("wb") as handle:
-        np.savez_compressed(handle, **data)  # type: ignore[arg-type]
+    save(out, data)
     problems = [p for c in chunks for p in c.problems]
     for problem in problems[:10]:
         console.print(f"skipped: {problem}", markup=False)
