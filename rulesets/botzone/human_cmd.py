@@ -218,6 +218,8 @@ def game_records(paths: Sequence[Path]) -> Iterator[tuple[str, dict[str, Any]]]:
                 if root.is_file():
                     raise
                 record = None  # a folder's other JSON files are no games
+            if record is not None and not isinstance(record.get("judge"), list):
+                record = None  # a match folder's match.json names its ruleset too
             if record is None:
                 if root.is_file():
                     raise InputError(f"{file}: not a Botzone game record")

@@ -282,7 +282,8 @@ def test_the_games_of_a_folder_are_written_and_read_back_the_same(tmp_path: Path
         (folder / f"{k:03d}").mkdir(parents=True)
         (folder / f"{k:03d}" / "game.json").write_text(json.dumps(play(seed)),
                                                        encoding="utf-8")
-    (tmp_path / "match" / "match.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "match" / "match.json").write_text(
+        json.dumps({"ruleset": "botzone", "players": [], "plan": []}), encoding="utf-8")
     game = env(variant="classic")
     rng = random.Random(3)
     tiles = standard_tiles("duplicate")
