@@ -155,7 +155,7 @@ def blocks(text: str) -> Iterator[list[tuple[int, str]]]:
 def parse_match(block: Sequence[tuple[int, str]]) -> HumanMatch:
     """One match from its numbered lines."""
     first_number, first = block[0]
-    words = first.split(" ")
+    words = first.split()
     if words[0] != "Match" or len(words) != 2 or not words[1]:
         raise HumanFormatError(f"line {first_number}: a match starts with 'Match ID', got "
                                f"{first[:60]!r}")
@@ -168,7 +168,7 @@ def parse_match(block: Sequence[tuple[int, str]]) -> HumanMatch:
     fan: tuple[int, tuple[tuple[str, int], ...]] | None = None
     score: tuple[int, ...] | None = None
     for number, line in block[1:]:
-        words = line.split(" ")
+        words = line.split()
         head = words[0]
         if score is not None:
             raise HumanFormatError(f"line {number}: match {match_id}: nothing may follow "

@@ -84,7 +84,7 @@ def find_match(path: Path, match_id: str | None) -> HumanMatch:
     """The match ``match_id`` of the file (the only one when None)."""
     found: list[HumanMatch] = []
     for block in blocks(read_text(path)):
-        words = block[0][1].split(" ")
+        words = block[0][1].split()
         if match_id is None or (len(words) == 2 and words[1] == match_id):
             found.append(parse_match(block))
             if match_id is not None or len(found) > 1:

@@ -22,9 +22,13 @@ import pytest
 from rulesets.botzone.env import env
 from rulesets.botzone.human import (
     ACTIONS,
+    Action,
+    Claim,
     HumanFormatError,
     blocks,
+    format_action,
     format_file,
+    parse_action,
     parse_file,
 )
 from rulesets.botzone.human_arrays import arrays, convert_blocks
@@ -115,6 +119,28 @@ def test_every_item_keeps_its_line_number() -> None:
     assert second.lines["Match"] == line_of("Match seed-11")
     assert second.actions[0].line == second.lines["Deal 3"] + 1
     assert second.lines["Score"] == line_of("Score", second.lines["Match"])
+
+
+LINES = [
+    ("Player 2 Draw W1", Action(2, "Draw", "W1")),
+    ("Player 0 Chi T3", Action(0, "Chi", "T3")),
+    ("Player 1 Peng J2 Ignore Player 0 Chi J2", Action(1, "Peng", "J2", (Claim(0, "Chi", "J2"),))),
+    ("Player 3 Hu B5 Ignore Player 1 Hu B5 Ignore Player 2 Peng B5",
+     Action(3, "Hu", "B5", (Claim(1, "Hu", "B5"), Claim(2, "Peng", "B5")))),
+    ("Player 1 AnGang F4", Action(1, "AnGang", "F4")),
+]
+
+
+@pytest.mark.parametrize(("line", "action"), LINES, ids=[line for line, _ in LINES])
+def test_one_table_reads_and_writes_each_action_line(line: str, action: Action) -> None:
+    assert parse_action(line.split(" "), 7) == action
+    assert format_action(action) == line
+
+
+def test_extra_spaces_are_read_and_written_as_one() -> None:
+    spaced = text().replace("Wind 2", "Wind  2 ").replace("Player 0 Draw J1", "Player 0 Draw J1 ")
+    assert parse_file(spaced) == parse_file(text())
+    assert format_file(parse_file(spaced)) == text()
 
 
 @pytest.mark.parametrize(("line", "said"), [
