@@ -60,22 +60,36 @@ def is_human_file(path: Path) -> bool:
 # --- verify ---------------------------------------------------------------------------
 
 def verify_file(path: Path) -> VerifyReport:
+    """Every match of the file on the judge; a progress bar on a terminal."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
     report = VerifyReport()
-    for block in blocks(read_text(path)):
-        try:
-            match = parse_match(block)
-        except HumanFormatError as error:
-            report.checked.append(f"line {block[0][0]}")
-            report.problems.append(f"{path}: {error}")
-            continue
-        report.checked.append(match.match_id)
-        problem = judge_match(match).problem
-        if problem is not None:
-            report.problems.append(f"{path}: match {match.match_id}, line {problem.line}: "
-                                   f"{problem.text}")
+    found = list(blocks(read_text(path)))
+    console = Console(stderr=True, emoji=False)
+    with Progress("verifying", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("matches", total=len(found))
+        for block in found:
+            _verify_block(path, block, report)
+            bar.advance(task)
     if not report.checked:
         raise InputError(f"{path}: no match in the file (a match starts with 'Match ID')")
     return report
+
+
+def _verify_block(path: Path, block: Sequence[tuple[int, str]], report: VerifyReport) -> None:
+    try:
+        match = parse_match(block)
+    except HumanFormatError as error:
+        report.checked.append(f"line {block[0][0]}")
+        report.problems.append(f"{path}: {error}")
+        return
+    report.checked.append(match.match_id)
+    problem = judge_match(match).problem
+    if problem is not None:
+        report.problems.append(f"{path}: match {match.match_id}, line {problem.line}: "
+                               f"{problem.text}")
 
 
 # --- replay ---------------------------------------------------------------------------
@@ -152,7 +166,8 @@ def convert(args: CommandArgs) -> int:
     chunks: list[Chunk] = []
     start = time.perf_counter()
     with Progress("converting", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as progress:
+                  console=console, transient=True, disable=not console.is_terminal
+                  ) as progress:
         task = progress.add_task("matches", total=len(matches))
         if cluster is not None:
             from server.cluster.ray_cluster import connected
