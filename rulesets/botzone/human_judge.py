@@ -40,6 +40,7 @@ from rulesets.botzone.seat_view import (
     SeatView,
     action_of,
     chi_action,
+    describe,
 )
 from rulesets.botzone.tiles import is_flower, standard_tiles
 from server.seam.contract import Reply
@@ -207,8 +208,19 @@ class _Player:
         response = {"Play": f"PLAY {act.tile}", "AnGang": f"GANG {act.tile}",
                     "BuGang": f"BUGANG {act.tile}", "Hu": "HU"}[act.kind]
         responses[seat] = response
-        self.decide(seat, self.codec(seat, response, act))
+        action = self.codec(seat, response, act)
+        self.check_legal(seat, action, act)
+        self.decide(seat, action)
         return [act.line]
+
+    def check_legal(self, seat: int, action: int, act: Action) -> None:
+        """The seat's view says what the judge accepts now (the project's property tests
+        hold the two equal); a record's action outside it is named with the legal ones."""
+        legal = self.views[seat].legal_actions()
+        if action not in legal:
+            why = "; a HU needs 8 fan, flowers not counted" if action == HU else ""
+            raise _Stop(act.line, f"{format_action(act)!r}: not an action the judge accepts "
+                        f"now (seat {seat} may: {', '.join(describe(a) for a in legal)}){why}")
 
     def judge_wall_left(self) -> int:
         return self.views[0].wall_left(0)
@@ -230,6 +242,7 @@ class _Player:
             if action is None:
                 raise _Stop(claim.line, f"{format_action(claim)!r} does not claim the "
                             f"discard {tile}")
+            self.check_legal(claim.seat, action, claim)
             claimers[claim.seat] = action
             self.check_ignored(claim, discarder, tile, claimers)
             for ignored in claim.ignored:
@@ -244,16 +257,14 @@ class _Player:
                 responses[claim.seat] = f"{claim.kind.upper()}{middle} {play.tile}"
             else:
                 responses[claim.seat] = "HU" if claim.kind == "Hu" else "GANG"
-        elif claim is not None and claim.ignored:
-            raise _Stop(claim.line, "an Ignore clause follows a claim only")
         for seat in range(4):
             if seat != discarder:
                 self.decide(seat, claimers.get(seat, 0))
         if claim is not None and claim.kind in ("Peng", "Chi") and lines:
-            view = self.views[claim.seat]
-            if claimers[claim.seat] in view.legal_actions():
-                view.claim(claimers[claim.seat])
-                self.decide(claim.seat, PLAY + TILE_INDEX[responses[claim.seat].split(" ")[-1]])
+            self.views[claim.seat].claim(claimers[claim.seat])
+            play = self.match.actions[self.next - 1]
+            self.check_legal(claim.seat, PLAY + TILE_INDEX[play.tile], play)
+            self.decide(claim.seat, PLAY + TILE_INDEX[play.tile])
         return lines
 
     def check_ignored(self, claim: Action, discarder: int, tile: str,
@@ -279,6 +290,7 @@ class _Player:
             if claim.tile != tile:
                 raise _Stop(claim.line, f"seat {claim.seat} robs the kong of {tile}, not "
                             f"{claim.tile}")
+            self.check_legal(claim.seat, HU, claim)
             claimers[claim.seat] = HU
             for ignored in claim.ignored:
                 if ignored.kind != "Hu" or ignored.tile != tile or ignored.seat == kong \

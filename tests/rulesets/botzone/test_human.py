@@ -196,6 +196,20 @@ def test_a_tile_never_drawn_is_reported_at_its_play() -> None:
     assert said.startswith(f"seat 1 plays {missing}, which is not in its hand")
 
 
+def test_a_win_of_too_few_fan_and_a_claim_the_hand_cannot_make_are_reported() -> None:
+    play = line_of("Player 0 Play F1")
+    assert lines()[play - 2] == "Player 0 Draw J1"
+    match_id, line, said = problem_of(changed(play, "Player 0 Hu J1"))
+    assert (match_id, line) == ("seed-26", play)
+    assert said.startswith("'Player 0 Hu J1': not an action the judge accepts now (seat 0 "
+                           "may: PLAY W5") and said.endswith("a HU needs 8 fan, flowers not "
+                                                             "counted")
+    chi = line_of("Player 0 Chi T2")
+    match_id, line, said = problem_of(changed(chi, "Player 0 Peng T1"))
+    assert (match_id, line) == ("seed-26", chi)
+    assert said.startswith("'Player 0 Peng T1': not an action the judge accepts now")
+
+
 def test_a_wrong_score_and_a_wrong_fan_are_reported_at_their_lines() -> None:
     score = line_of("Score")
     assert problem_of(changed(score, "Score -8 -24 41 -8")) == (
