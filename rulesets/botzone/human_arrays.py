@@ -9,8 +9,11 @@ judge disagrees with (``human_judge.judge_match``) gives no rows; it is counted
 and said. Chunks of matches are converted independently (``convert_blocks``),
 so they spread over processes and the rows come back in the file's order.
 
-The course's own arrays (its ``preprocess.py`` through ``CourseAgent``) are
-another encoder of the same decisions: a name in ``ENCODERS``.
+The seam for other layouts (the course's own ``preprocess.py`` arrays through
+``CourseAgent``): an encoder is a name in ``ENCODERS`` (any object with
+``shape`` and ``encode(view)``), and a converter of another kind reads the same
+parsed matches (``human.parse_match``) and the same decisions, in order
+(``judge_match``'s observer: the seat, its ``SeatView`` and the action taken).
 """
 
 from __future__ import annotations
