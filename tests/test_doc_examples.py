@@ -193,8 +193,12 @@ def option_problems(words: list[str]) -> list[str]:
     """What is wrong with ``server WORDS``'s command and options, per the CLI itself."""
     name = words[0] if words and words[0] in COMMANDS else "match"
     args = words[1:] if words and words[0] in COMMANDS else words
+    command = COMMANDS[name]
+    group = getattr(command, "commands", None)  # a group (server human): its subcommand's
+    if group and args and args[0] in group:
+        name, command, args = f"{name} {args[0]}", group[args[0]], args[1:]
     known: set[str] = {"--help"}
-    for param in COMMANDS[name].params:
+    for param in command.params:
         if param.param_type_name == "option":
             known |= set(param.opts) | set(param.secondary_opts)
     problems = []
@@ -237,4 +241,8 @@ def test_the_option_check_catches_a_wrong_option() -> None:
     assert option_problems(["tournament", "bots.toml", "--round", "3"]) == [
         "'server tournament' has no option --round"]
     assert option_problems(["a", "b", "c", "d", "--groups", "1", "-v"]) == []
+    assert option_problems(["human", "convert", "f.txt", "--out", "a.npz", "--jobs", "2"]) \
+        == []
+    assert option_problems(["human", "write", "logs", "--jobs", "2"]) == [
+        "'server human write' has no option --jobs"]
     assert option_problems(["connect", "H:1", "--name", "a", "--", "bot", "--level"]) == []

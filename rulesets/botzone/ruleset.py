@@ -48,14 +48,16 @@ class BotzoneRuleset(BotzoneBotsRuleset):
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "variant", "format", "walls",
                             "orders", "initdata", "work_dir", "serve"}) | BOTS,
         "check-bot": frozenset({"seed", "variant", "games"}) | BOTS,
-        "replay": frozenset({"at", "codes", "html_out"}),
+        "replay": frozenset({"at", "codes", "html_out", "match_id"}),
         "report": frozenset({"html_out"}),
     }
 
     def owns(self, path: Path) -> bool:
-        """A Botzone match folder, a game folder or record; a ``.json`` file that is
-        no JSON too, so that replay and verify say so."""
-        if path.is_dir() and is_match_folder(path):
+        """A Botzone match folder, a game folder or record, a file of human match records;
+        a ``.json`` file that is no JSON too, so that replay and verify say so."""
+        from rulesets.botzone.human_cmd import is_human_file
+
+        if (path.is_dir() and is_match_folder(path)) or is_human_file(path):
             return True
         try:
             return find_record(path) is not None
@@ -73,18 +75,24 @@ class BotzoneRuleset(BotzoneBotsRuleset):
         return check_bot(args, self.samples)
 
     def verify(self, path: Path) -> VerifyReport:
+        from rulesets.botzone.human_cmd import is_human_file, verify_file
         from rulesets.botzone.verify import verify_path
 
-        return verify_path(path)
+        return verify_file(path) if is_human_file(path) else verify_path(path)
 
     def replay(self, args: CommandArgs) -> int:
         from rich.console import Console
 
+        from rulesets.botzone import human_cmd
         from rulesets.botzone.page import write_game_page
         from rulesets.botzone.replay import show_game, view_of
         from server.output.paths import output_file
 
         path: Path = args["path"]
+        if human_cmd.is_human_file(path):
+            return human_cmd.replay(args)
+        if args.get("match_id") is not None:
+            raise InputError("--match: an option of a file of human match records only")
         view = view_of(read_record(path), str(path))
         console = Console(emoji=False)
         if args["html_out"] is not None:
@@ -94,6 +102,11 @@ class BotzoneRuleset(BotzoneBotsRuleset):
             return 0
         show_game(view, args["at"], args["codes"], console, where=str(path))
         return 0
+
+    def human(self, args: CommandArgs) -> int:
+        from rulesets.botzone.human_cmd import run
+
+        return run(args)
 
     def report(self, args: CommandArgs) -> int:
         from rulesets.botzone.report import write_report

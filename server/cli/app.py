@@ -375,6 +375,9 @@ def replay(
                                                "(default: glyphs on a UTF-8 terminal)")] = None,
     html_out: Annotated[Path | None, typer.Option("--html", help="Write a self-contained "
                                                   "page to step through the hand")] = None,
+    match_id: Annotated[str | None, typer.Option(
+        "--match", help="botzone, a file of human match records: the match to show (its "
+        "Match ID; needed when the file holds several)")] = None,
     seat: Annotated[int | None, typer.Option(min=0, max=3, help="With --bot: the seat "
                                              "whose recorded lines the bot gets")] = None,
     bot: Annotated[str | None, typer.Option(help="Feed this bot (path or quoted command) "
@@ -422,6 +425,49 @@ def report(
     """Write a match's HTML report: standings, running totals, scoresheet, hand pages."""
     raise typer.Exit(for_log(ctx, "report", ruleset, match_dir).report(
         command_args(ctx, path=match_dir)))
+
+
+human_app = typer.Typer(
+    help="Botzone's human match records (the PKU course's text format): convert them to "
+    "training arrays, or write games in the format. 'server verify FILE' checks such a "
+    "file on the exact judge; 'server replay FILE --match ID' shows one match.",
+    no_args_is_help=True)
+app.add_typer(human_app, name="human")
+
+
+@human_app.command("convert")
+def human_convert(
+    ctx: typer.Context,
+    path: Annotated[Path, typer.Argument(help="A file of human match records")],
+    out: Annotated[Path, typer.Option(help="The .npz to write: obs, mask, action, seat, "
+                                      "match (each decision's match), match_id")],
+    encoder: Annotated[str, typer.Option(help="The observation: default ((11, 34), "
+                                         "rulesets/botzone/encoders.py) or course "
+                                         "((6, 4, 9), the course's FeatureAgent planes)")
+                       ] = "default",
+    jobs: Annotated[int, typer.Option(min=1, help="Processes to spread the matches over "
+                                      "(the arrays are the same)")] = 1,
+    cluster: Annotated[str | None, typer.Option(
+        help="Convert as Ray tasks: the cluster's address (HOST:PORT), or local to start "
+        "Ray here; the project must be installed on every node. Needs the cluster extra")
+    ] = None,
+) -> None:
+    """Every decision of every match as training arrays: observation, legal-action mask and
+    the action taken. A match the judge disagrees with is skipped, said, and exit is 1."""
+    raise typer.Exit(load("botzone").human(command_args(ctx, action="convert")))
+
+
+@human_app.command("write")
+def human_write(
+    paths: Annotated[list[Path], typer.Argument(
+        help="Botzone match or tournament folders, game folders or game.json files (an "
+        "environment's write_log too)")],
+    out: Annotated[Path, typer.Option(help="The file of human match records to write")],
+) -> None:
+    """Write every finished Botzone game found in the course's human-record format (a match
+    id per game from where it was found); reading it back gives the same games."""
+    raise typer.Exit(load("botzone").human(CommandArgs({
+        "action": "write", "paths": paths, "out": out})))
 
 
 @app.command("rulesets")
@@ -690,6 +736,7 @@ def main() -> None:
     args = sys.argv[1:]
     names = {c.name or (c.callback.__name__ if c.callback else "")
              for c in app.registered_commands}
+    names |= {g.name for g in app.registered_groups if g.name}
     if args and args[0] not in names and args[0] not in ("--help", "-h", "--version"):
         meant = mistyped_command(args[0], names)
         if meant is not None:

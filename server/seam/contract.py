@@ -151,6 +151,11 @@ class Ruleset:
         Python bot objects) or ``server thupc`` (THUPC 2021's game log of a wall)."""
         raise self._unsupported("simulator")
 
+    def human(self, args: CommandArgs) -> int:
+        """``server human``: Botzone's human match records (the PKU course's text format)
+        converted to training arrays, or games written in that format."""
+        raise self._unsupported("human match records")
+
     def owns(self, path: Path) -> bool:
         """Whether a log (a folder or a file) was written by this ruleset."""
         return False
