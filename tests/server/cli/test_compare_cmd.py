@@ -36,7 +36,8 @@ def verdict(*args: str) -> dict[str, object]:
 
 def test_greedy_beats_random_in_the_default_ruleset_and_the_test_stops_early(tmp_path: Path
                                                                              ) -> None:
-    done = server("greedy", "random", "-o", str(tmp_path))
+    # --elo1 30 (the default 10 takes 83 deals here): the test still has to stop itself
+    done = server("greedy", "random", "--elo1", "30", "-o", str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert "verdict: greedy (the candidate) is better, by" in done.stdout
     got = json.loads((tmp_path / "summary.json").read_text())  # what --json prints
