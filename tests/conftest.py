@@ -72,14 +72,18 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeSch
 
 
 # The groups that take longest, longest first (seconds on one worker, from ``pytest
-# --durations=0`` summed by group, measured on the 2-core machine while other test runs
-# loaded it, about 2.3 times its idle time): the default ruleset's end-to-end matches
-# (630 s), every command given a bad path (450), the Ray files (350), the hostile bots
-# (330), Botzone's matches (220), then 160 to 80 s each.
+# --durations=0`` summed by group on the 2-core machine while other work loaded it, about
+# 1.7 times its idle time): the Ray files (190 s), Botzone's sample bots (220, a third less
+# since), the default ruleset's end-to-end matches (180), NOI 2014's matches, the
+# tournaments and Botzone's commands (110 to 120 each), then 100 to 45 s each.
 LONGEST = {group: rank for rank, group in enumerate((
-    "rulesets/default/test_match_e2e.py", "server/cli/test_cli_paths.py", "ray",
-    "server/bots/test_hostile.py", "rulesets/botzone/test_match.py",
-    "sample_ai/test_noi2014_sample_ai.py", "server/bots/test_runtimes_limits.py",
-    "test_doc_examples.py", "rulesets/botzone/test_view.py", "rulesets/noi2014/test_swiss.py",
-    "server/bots/test_botzone_bots.py", "sample_ai/test_botzone_sample_ai.py",
-    "server/tournament/test_tournament.py", "rulesets/default/test_table.py"))}
+    "ray", "sample_ai/test_botzone_sample_ai.py", "rulesets/default/test_match_e2e.py",
+    "rulesets/noi2014/test_match.py", "server/tournament/test_tournament.py",
+    "rulesets/botzone/test_commands.py", "server/bots/test_botzone_eof.py",
+    "server/cli/test_compare_cmd.py", "rulesets/botzone/test_match.py",
+    "server/bots/test_runtimes_limits.py", "server/bots/test_hostile.py",
+    "rulesets/default/test_replay_verify.py", "server/bots/test_remote.py",
+    "server/bots/test_botzone_bots.py", "rulesets/default/engine/test_hand_properties.py",
+    "server/cli/test_cli_paths.py", "server/tournament/test_bot_stats.py",
+    "test_student_bugs.py", "rulesets/noi2014/test_properties.py",
+    "server/web/test_browser.py"))}
