@@ -23,15 +23,20 @@ then PENG/GANG in seat order, then CHI), kong and wall-end rules, the fan minimu
 (flowers excluded) and the penalties (-30 to the offender, +10 to the others) are
 the judge's. ``duplicate=False`` is Botzone's classic game: one wall of 144 tiles
 with the eight flowers (a given ``tileWall`` is used verbatim, flowers or not);
-flowers are replaced as the judge does, and the agents never see a flower request
-(the course has none), so their wall counts miss the flower replacements, and a
-flower's fan raises the payment. Rewards are the judge's scores; ``reward_norm``
-scales a win as the course does (the losers -1, the payer another -1, the winner
-the square root of half its gain).
+flowers are replaced as the judge does and a flower's fan raises the payment.
+Rewards are the judge's scores; ``reward_norm`` scales a win as the course does (the
+losers -1, the payer another -1, the winner the square root of half its gain).
 
-``CourseAgent`` is a course-compatible agent (the course's ``FeatureAgent``
-interface and shapes: observation 6 x 4 x 9, 235 actions) built on the seat view
-and ``encoders.CourseFeatures``, whose masks are exactly the judge's.
+An agent with a ``set_variant(variant, wall_sizes)`` method (``CourseAgent``) is
+told the game before its first request and, in classic, every flower (``Player N
+BuHua X``; the deal's right after ``Deal``), so its walls and masks are the judge's.
+The course's own ``FeatureAgent`` has neither and is told no flower.
+
+The course's environment differs from the judge in one score: on a self-drawn win it
+counts the drawn tile twice for 和绝张 (the judge wants three shown, the drawn tile not
+counted), so about 5% of its games score otherwise than here; here agrees with the
+judge. ``CourseAgent`` (``course_agent``) is the course's ``FeatureAgent`` interface
+whose masks are exactly the judge's.
 """
 
 from __future__ import annotations
@@ -41,28 +46,12 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-
-from rulesets.botzone.encoders import CourseFeatures
+from rulesets.botzone.course_agent import CourseAgent
 from rulesets.botzone.judge import Judge
-from rulesets.botzone.seat_view import (
-    AFTER_CLAIM,
-    ANGANG,
-    BUGANG,
-    CHI,
-    GANG,
-    HU,
-    N_ACTIONS,
-    PASS,
-    PENG,
-    PLAY,
-    SUIT_ORDER,
-    TILE_LIST,
-    SeatView,
-)
 from rulesets.botzone.tiles import standard_tiles
 from server.seam.contract import Reply
+
+__all__ = ["CourseAgent", "MahjongGBEnv", "to_botzone"]
 
 _PASS = "PASS"
 
@@ -106,8 +95,6 @@ class MahjongGBEnv:
         if self.variety > 0:
             rng = random.Random(self.r.randint(0, self.variety - 1))
         self.prevalentWind = rng.randint(0, 3) if prevalentWind < 0 else prevalentWind
-        for agent in self.agents:
-            agent.request2obs(f"Wind {self.prevalentWind}")
         if tileWall:
             wall = tileWall.split()
         else:
@@ -117,10 +104,27 @@ class MahjongGBEnv:
         self.judge = Judge(self.variant, {"srand": 0, "quan": self.prevalentWind,
                                           "walltiles": self.originalTileWall},
                            display_fans=False)
+        # agents that take the variant (CourseAgent) count its walls and see its flowers
+        sizes = tuple(len(w) for w in self.judge._walls)
+        self._told_flowers: list[Any] = []
+        for agent in self.agents:
+            set_variant = getattr(agent, "set_variant", None)
+            if set_variant is not None:
+                set_variant(self.variant, sizes)
+                self._told_flowers.append(agent)
+        for agent in self.agents:
+            agent.request2obs(f"Wind {self.prevalentWind}")
         self.judge.step([Reply("OK", _PASS)] * 4)  # INIT
-        for seat, request in enumerate(self.judge.requests()):
+        requests = self.judge.requests()
+        for seat, request in enumerate(requests):
             tiles = request.split(" ")[5:18]
             self.agents[seat].request2obs(" ".join(["Deal", *tiles]))
+        if self._told_flowers:
+            words = requests[0].split(" ")
+            flowers = iter(words[18:])
+            for seat in range(4):
+                for _ in range(int(words[1 + seat])):
+                    self._tell_flower(seat, next(flowers))
         self.judge.step([Reply("OK", _PASS)] * 4)  # DEAL
         self._last_op = ""
         self._advance()
@@ -231,7 +235,9 @@ class MahjongGBEnv:
                     for seat, agent in enumerate(self.agents):
                         agent.request2obs(f"Player {player} AnGang"
                                           + (f" {tile}" if seat == player else ""))
-            self._last_op = op  # GANG; BUHUA is not told (the course has no flowers)
+            if op == "BUHUA":
+                self._tell_flower(player, words[3])
+            self._last_op = op  # GANG or BUHUA
             judge.step([Reply("OK", _PASS)] * 4)
         display = judge.output()["display"]
         action = display.get("action")
@@ -247,6 +253,11 @@ class MahjongGBEnv:
         if self.normalizeReward and action == "HU":
             self.reward = _normalized(judge.scores, int(display["player"]))
         self.done = True
+
+    def _tell_flower(self, seat: int, tile: str) -> None:
+        """A flower shown, told to the agents that know flowers (the course's have none)."""
+        for agent in self._told_flowers:
+            agent.request2obs(f"Player {seat} BuHua {tile}")
 
     def _obs(self) -> dict[str, Any]:
         return {self.agent_names[k]: v for k, v in self.obs.items()}
@@ -273,111 +284,3 @@ def _normalized(scores: list[int], winner: int) -> list[float]:
         out[min(others, key=lambda seat: scores[seat])] = -2.0
     out[winner] = (scores[winner] / 2) ** 0.5
     return out
-
-
-# --- a course-compatible agent ------------------------------------------------------------
-
-
-class CourseAgent:
-    """The course's ``FeatureAgent`` interface on the seat view: ``request2obs(request)``
-    returns ``{'observation': (6, 4, 9), 'action_mask': (235,)}`` when the agent is to act
-    (None otherwise), ``action2response(action)`` the course's response. ``variant`` (a
-    class attribute) says which walls the view counts."""
-
-    OBS_SIZE = 6
-    ACT_SIZE = N_ACTIONS
-    variant = "duplicate"
-    observation_space = spaces.Dict({
-        "observation": spaces.Box(0, 1, (6, 4, 9), np.float32),
-        "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.float32),
-    })
-    action_space = spaces.Discrete(N_ACTIONS)
-    encoder = CourseFeatures()
-
-    def __init__(self, seatWind: int) -> None:
-        self.seatWind = seatWind
-        self.view = SeatView(self.variant)
-        self._claimed: str | None = None  # "PENG" or "CHI M" announced, its Play to come
-
-    def request2obs(self, request: str) -> dict[str, Any] | None:
-        t = request.split()
-        view = self.view
-        me = self.seatWind
-        if t[0] == "Wind":
-            view.update(f"0 {me} {t[1]}")
-            return None
-        if t[0] == "Deal":
-            view.update("1 0 0 0 0 " + " ".join(t[1:]))
-            return None
-        if t[0] == "Huang":
-            return self._obs(done=True)
-        if t[0] == "Draw":
-            view.update(f"2 {t[1]}")
-            return self._obs()
-        player, op = int(t[1]), t[2]
-        if op in ("Hu", "Invalid"):
-            return self._obs(done=True)
-        if op == "Draw":
-            view.update(f"3 {player} DRAW")
-            return None
-        if op == "Peng" or op == "Chi":
-            self._claimed = "PENG" if op == "Peng" else f"CHI {t[3]}"
-            if player == me:
-                tile = view.tile
-                if op == "Peng":
-                    view.claim(PENG + TILE_LIST.index(tile))
-                else:
-                    suit = SUIT_ORDER.index(t[3][0])
-                    middle, claimed = int(t[3][1]), int(tile[1])
-                    view.claim(CHI + 21 * suit + 3 * (middle - 2) + claimed - middle + 1)
-                return self._obs()
-            return None
-        if op == "Play":
-            if self._claimed is not None:
-                view.update(f"3 {player} {self._claimed} {t[3]}")
-                self._claimed = None
-            else:
-                view.update(f"3 {player} PLAY {t[3]}")
-            return None if player == me else self._obs()
-        if op == "Gang":
-            view.update(f"3 {player} GANG")
-            return None
-        if op == "AnGang":
-            if player == me:
-                view.respond(f"GANG {t[3]}")
-            view.update(f"3 {player} GANG")
-            return None
-        if op == "BuGang":
-            view.update(f"3 {player} BUGANG {t[3]}")
-            return None if player == me else self._obs()
-        raise ValueError(f"unknown request {request!r}")
-
-    def _obs(self, done: bool = False) -> dict[str, Any]:
-        mask = np.zeros(N_ACTIONS, dtype=np.float32)
-        if not done:
-            legal = self.view.legal_actions()
-            mask[legal] = 1
-        return {"observation": self.encoder.encode(self.view), "action_mask": mask}
-
-    def action2response(self, action: int) -> str:
-        action = int(action)
-        if action == PASS:
-            return "Pass"
-        if action == HU:
-            return "Hu"
-        if PLAY <= action < CHI:
-            return f"Play {TILE_LIST[action - PLAY]}"
-        if CHI <= action < PENG:
-            t = (action - CHI) // 3
-            return f"Chi {SUIT_ORDER[t // 7]}{t % 7 + 2}"
-        if PENG <= action < GANG:
-            return "Peng"
-        if GANG <= action < ANGANG:
-            return "Gang"
-        if ANGANG <= action < BUGANG:
-            return f"Gang {TILE_LIST[action - ANGANG]}"
-        return f"BuGang {TILE_LIST[action - BUGANG]}"
-
-    @property
-    def in_claim(self) -> bool:
-        return self.view.kind == AFTER_CLAIM

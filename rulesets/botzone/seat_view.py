@@ -325,6 +325,13 @@ class SeatView:
             self._set_tile(-1)
         self._set_kind()
 
+    def unseated_flowers(self, count: int) -> None:
+        """``count`` flowers were dealt, to seats not told (the course's Botzone bot lists
+        the deal's flowers without their seats): the wall lost them all the same."""
+        if count and not self.duplicate:
+            self.walls[0] -= count
+            self._scalars()
+
     def respond(self, response: str) -> None:
         """Take this seat's own response to the current request."""
         self._last_response = response
