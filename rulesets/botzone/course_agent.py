@@ -60,6 +60,7 @@ from rulesets.botzone.seat_view import (
     GANG,
     HU,
     N_ACTIONS,
+    N_TILES,
     PASS,
     PENG,
     PLAY,
@@ -71,6 +72,9 @@ from rulesets.botzone.seat_view import (
     chi_action,
 )
 
+_NO_ACTION = np.zeros(N_ACTIONS, dtype=np.float32)
+_PASS_ONLY = np.zeros(N_ACTIONS, dtype=np.float32)
+_PASS_ONLY[PASS] = 1
 _OFFSET_ACT = {"Pass": PASS, "Hu": HU, "Play": PLAY, "Chi": CHI, "Peng": PENG, "Gang": GANG,
                "AnGang": ANGANG, "BuGang": BUGANG}
 
@@ -99,6 +103,8 @@ class CourseAgent:
         self.view = SeatView(self.variant)
         self._claimed: str | None = None  # another seat's "PENG" or "CHI M", its Play to come
         self._done = False
+        self._seen: np.ndarray | None = None  # the last observation, and the hand it shows
+        self._hand_seen = b""
 
     def set_variant(self, variant: str, wall_sizes: tuple[int, ...] | None = None) -> None:
         """Count walls as ``variant`` does (``duplicate`` or ``classic``; ``wall_sizes``
@@ -108,6 +114,7 @@ class CourseAgent:
             raise ValueError("set_variant comes before the first request")
         self.variant = variant
         self.view = SeatView(variant, wall_sizes)
+        self._seen = None
 
     # --- requests -----------------------------------------------------------------------
 
@@ -207,10 +214,20 @@ class CourseAgent:
         return self._obs()
 
     def _obs(self) -> dict[str, Any]:
+        view = self.view
+        # the course's observation changes with my hand only: most decisions (others'
+        # discards) reuse the last one (another encoder is asked each time); the caller
+        # gets its own copy, as from the course's agent
+        hand = bytes(view.planes[:N_TILES]) if type(self.encoder) is CourseFeatures else b""
+        if hand != self._hand_seen or not hand or self._seen is None:
+            self._seen = self.encoder.encode(view)
+            self._hand_seen = hand
+        if self._done or not view.has_choice():
+            mask = _NO_ACTION if self._done else _PASS_ONLY
+            return {"observation": self._seen.copy(), "action_mask": mask.copy()}
         mask = np.zeros(N_ACTIONS, dtype=np.float32)
-        if not self._done:
-            mask[self.view.legal_actions()] = 1
-        return {"observation": self.encoder.encode(self.view), "action_mask": mask}
+        mask[view.legal_actions()] = 1
+        return {"observation": self._seen.copy(), "action_mask": mask}
 
     # --- actions and responses ----------------------------------------------------------
 

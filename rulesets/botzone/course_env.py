@@ -158,15 +158,23 @@ class MahjongGBEnv:
         judge = self.judge
         discard = judge._last_tile
         composed = list(responses)
+        claimed = False
         for seat, text in enumerate(responses):
+            if text == _PASS:
+                continue
             words = text.split(" ")
             if words[0] == "PENG" and len(words) == 1:
                 composed[seat] = f"PENG {_spare(judge._hands[seat], [discard] * 2)}"
+                claimed = True
             elif words[0] == "CHI" and len(words) == 2 and len(words[1]) == 2:
                 suit, number = words[1][0], words[1][1]
                 chow = [f"{suit}{chr(ord(number) + k)}" for k in (-1, 0, 1)]
                 spare = _spare([*judge._hands[seat], discard], chow)
                 composed[seat] = f"CHI {words[1]} {spare}"
+                claimed = True
+        if not claimed:  # no PENG or CHI to try first: straight to the judge
+            self._judge(composed)
+            return
         twin = judge.copy()
         output = twin.step([Reply("OK", text) for text in composed])
         display = output["display"]
