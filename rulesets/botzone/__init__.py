@@ -10,6 +10,7 @@ driver's hooks, ``--initdata``), then ``play``, ``replay``, ``page``,
 registry), which no module of the package imports. For training (the ``rl`` extra):
 ``seat_view`` (a seat's view, its legal actions, the 235-action codec; pure),
 ``encoders``, ``env`` (the PettingZoo environment, policies as bots) and
-``course_env`` (the PKU course's ``MahjongGBEnv`` on the judge). Nothing is imported here,
+``course_env`` (the PKU course's ``MahjongGBEnv`` on the judge) with ``course_agent``
+(its ``FeatureAgent`` interface on the seat view). Nothing is imported here,
 so listing the ruleset costs nothing.
 """
