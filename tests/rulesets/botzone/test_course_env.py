@@ -71,3 +71,26 @@ def test_random_course_agents_play_whole_games_without_an_invalid_move(
             obs, reward, done = env.step(actions)
         assert len(reward) == 4
         assert env.judge.output()["display"]["action"] in ("HU", "HUANG")
+
+
+def test_in_classic_an_agent_that_takes_the_variant_is_told_every_flower() -> None:
+    told: list[str] = []
+
+    class Listening(CourseAgent):
+        def request2obs(self, request: str) -> dict[str, Any] | None:
+            if self.seatWind == 0:
+                told.append(request)
+            return super().request2obs(request)
+
+    env = MahjongGBEnv({"agent_clz": Listening, "duplicate": False})
+    random.seed(2)
+    rng = random.Random(2)
+    obs = env.reset()
+    done = False
+    while not done:
+        obs, _, done = env.step({name: int(rng.choice(np.flatnonzero(o["action_mask"])))
+                                 for name, o in obs.items()})
+    flowers = [f"Player {seat} BuHua {tile}" for seat in range(4)
+               for tile in env.judge._flowers[seat]]
+    assert sorted(r for r in told if " BuHua " in r) == sorted(flowers) and flowers
+    assert env.agents[0].tileWall[0] == len(env.judge._walls[0])
