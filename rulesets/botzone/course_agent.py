@@ -81,8 +81,9 @@ _OFFSET_ACT = {"Pass": PASS, "Hu": HU, "Play": PLAY, "Chi": CHI, "Peng": PENG, "
 
 class CourseAgent:
     """The course's ``FeatureAgent`` on the seat view (module docstring). ``variant``
-    (class attribute, default duplicate) is the game an agent counts walls for until
-    ``set_variant`` says otherwise; the drop-in environment calls it."""
+    and ``wall_sizes`` (class attributes: duplicate, standard walls) are the game an
+    agent counts walls for until ``set_variant`` says otherwise; the drop-in
+    environment calls it."""
 
     OBS_SIZE = 6
     ACT_SIZE = N_ACTIONS
@@ -91,6 +92,10 @@ class CourseAgent:
     TILE_LIST: ClassVar[list[str]] = list(TILE_LIST)
     OFFSET_TILE: ClassVar[dict[str, int]] = dict(TILE_INDEX)
     variant = "duplicate"
+    wall_sizes: ClassVar[tuple[int, ...] | None] = None
+    """The walls' sizes when not the variant's standard ones: ``(136,)`` for classic
+    records without flowers (the course's human data), which ``preprocess.py`` feeds
+    to agents it makes itself (set ``variant`` and this on the class, or a subclass)."""
     observation_space = spaces.Dict({
         "observation": spaces.Box(0, 1, (6, 4, 9), np.float32),
         "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.float32),
@@ -100,7 +105,7 @@ class CourseAgent:
 
     def __init__(self, seatWind: int) -> None:
         self.seatWind = seatWind
-        self.view = SeatView(self.variant)
+        self.view = SeatView(self.variant, self.wall_sizes)
         self._claimed: str | None = None  # another seat's "PENG" or "CHI M", its Play to come
         self._done = False
         self._seen: np.ndarray | None = None  # the last observation, and the hand it shows

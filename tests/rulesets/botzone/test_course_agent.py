@@ -48,6 +48,7 @@ from server.seam.contract import Reply
 from tests.datadir import DATA
 
 REQUESTS = DATA / "course" / "requests.jsonl.gz"
+HUMAN = DATA / "botzone_human" / "games.txt"  # four classic games in the course's format
 GAMES = int(os.environ.get("COURSE_GAMES", "100"))
 FULL = os.environ.get("COURSE_FULL", "") == "1"
 
@@ -362,3 +363,71 @@ def test_the_variant_is_set_before_the_first_request_only() -> None:
     agent.request2obs("Wind 1")
     with pytest.raises(ValueError, match="before the first request"):
         agent.set_variant("classic")
+
+
+class Classic136(CourseAgent):
+    """Classic records without flowers: one wall of 136 (what the course's data is)."""
+
+    variant = "classic"
+    wall_sizes = (136,)
+
+
+def test_the_course_preprocess_requests_of_human_records_give_legal_recorded_actions() -> None:
+    """Human records fed as the course's ``preprocess.py`` feeds them: every recorded
+    action (those an Ignore clause overrode too), said as preprocess says it, is an
+    action the agent's mask offers at that point."""
+    checked = ignored = 0
+    agents: list[CourseAgent] = []
+    discard = ""
+
+    def offered(seat: int, response: str) -> None:
+        nonlocal checked
+        action = agents[seat].response2action(response)
+        assert action in agents[seat].valid, (seat, response, agents[seat].hand)
+        checked += 1
+
+    for line in HUMAN.read_text(encoding="utf-8").splitlines():
+        t = line.split()
+        if not t or t[0] in ("Fan", "Score", "Huang"):
+            continue
+        if t[0] == "Match":
+            agents = [Classic136(seat) for seat in range(4)]
+            continue
+        if t[0] == "Wind":
+            for agent in agents:
+                agent.request2obs(line)
+            continue
+        p, kind, tile = int(t[1]), t[2], t[3] if len(t) > 3 else ""
+        for k in range(4, len(t) if kind != "Deal" else 4, 5):  # Ignore Player Q KIND T
+            q, lost = int(t[k + 2]), t[k + 3]
+            ignored += 1
+            offered(q, f"Chi {discard} {t[k + 4]}" if lost == "Chi" else
+                    "Hu" if lost == "Hu" else f"{lost} {t[k + 4]}")
+        said = {"Chi": f"Chi {discard} {tile}", "Hu": "Hu", "Draw": ""}.get(kind,
+                                                                          f"{kind} {tile}")
+        if kind not in ("Deal", "Draw"):
+            offered(p, said)
+        if kind == "Deal":
+            agents[p].request2obs(" ".join(t[2:]))
+        elif kind == "Draw":
+            for seat, agent in enumerate(agents):
+                agent.request2obs(f"Draw {tile}" if seat == p else f"Player {p} Draw")
+        elif kind == "Play":
+            discard = tile
+            for agent in agents:
+                agent.request2obs(f"Player {p} Play {tile}")
+        elif kind == "AnGang":
+            for seat, agent in enumerate(agents):
+                agent.request2obs(f"Player {p} AnGang" + (f" {tile}" if seat == p else ""))
+        elif kind != "Hu":
+            for agent in agents:
+                agent.request2obs(f"Player {p} {kind} {tile}")
+    assert checked > 250 and ignored == 2
+
+
+def test_an_agent_class_may_count_one_wall_of_136_for_records_without_flowers() -> None:
+    agent = Classic136(2)
+    agent.request2obs("Wind 0")
+    agent.request2obs("Deal W1 W2 W3 W5 W5 T1 T2 T3 B7 B8 B9 F1 J1")
+    assert agent.tileWall == [136 - 52] * 4
+    assert CourseAgent(2).tileWall == [34] * 4  # the default: duplicate, before the deal
