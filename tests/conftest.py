@@ -11,6 +11,7 @@ the time.
 from __future__ import annotations
 
 import compileall
+import os
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,17 @@ class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]  # xdist: no t
     def _split_scope(self, nodeid: str) -> str:
         path = nodeid.split("::", 1)[0]
         return group_of(path.removeprefix(f"{TESTS.name}/"))
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: one worker more than the cores this process may use. A worker spends
+    part of its time waiting on its bots (their deadlines, their start-up), during which
+    a core would idle: measured on the 2-core machine, the suite took 13 min 22 s on
+    three workers and 15 min 41 s on two. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still rules."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> LoadScopeScheduling | None:

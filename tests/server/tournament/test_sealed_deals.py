@@ -21,6 +21,7 @@ sealed tables' files and live ``end`` records to itself (``sealed.json``).
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -124,8 +125,8 @@ def get(url: str) -> tuple[int, str]:
             return r.status, r.read().decode("utf-8", errors="replace")
     except urllib.error.HTTPError as exc:
         return exc.code, ""
-    except (urllib.error.URLError, OSError):
-        return 0, ""
+    except (urllib.error.URLError, OSError, http.client.HTTPException):
+        return 0, ""  # not served, or cut off (the server going away at the end)
 
 
 def sealed_now(out: Path) -> frozenset[str]:
