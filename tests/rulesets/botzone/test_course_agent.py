@@ -26,7 +26,6 @@ import pytest
 
 from rulesets.botzone.course_agent import CourseAgent
 from rulesets.botzone.course_env import MahjongGBEnv
-from rulesets.botzone.judge import Judge
 from rulesets.botzone.seat_view import (
     ANGANG,
     BUGANG,
@@ -44,24 +43,13 @@ from rulesets.botzone.seat_view import (
     could_win,
     describe,
 )
-from server.seam.contract import Reply
 from tests.datadir import DATA
+from tests.rulesets.botzone.test_seat_view import refused
 
 REQUESTS = DATA / "course" / "requests.jsonl.gz"
 HUMAN = DATA / "botzone_human" / "games.txt"  # four classic games in the course's format
 GAMES = int(os.environ.get("COURSE_GAMES", "100"))
 FULL = os.environ.get("COURSE_FULL", "") == "1"
-
-
-def refused(judge: Judge, seat: int, response: str) -> bool:
-    """Whether the judge refuses ``response`` from ``seat`` now, the others passing."""
-    twin = judge.copy()
-    replies = [Reply("OK", "PASS")] * 4
-    replies[seat] = Reply("OK", response)
-    output = twin.step(replies)
-    display = output["display"]
-    return output["command"] == "finish" and display.get("player") == seat and \
-        display.get("action") in ("WA", "WH")
 
 
 def candidates(agent: CourseAgent, state: str, rng: random.Random | None) -> Iterable[int]:
