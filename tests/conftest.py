@@ -56,6 +56,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # that start many processes then seldom run side by side).
     items.sort(key=lambda item: (LONGEST.get(groups[item.nodeid], len(LONGEST)),
                                  item.path.name, groups[item.nodeid]))
+    # The longest groups are slow as a whole: ``pytest -m "not slow"``, the edit-test loop,
+    # leaves them out with the tests marked one by one (the whole suite runs everything).
+    for item in items:
+        if groups[item.nodeid] in LONGEST:
+            item.add_marker(pytest.mark.slow)
 
 
 class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc]  # xdist: no types

@@ -74,8 +74,14 @@ class Carrier:
         plan = job.plan
         name = f"r{plan.round:02d}-t{plan.table:02d}"
         self.seen.append(("start", name, self.sealed()))
-        if self.order is not None:  # the tables end in the test's order
+        self.changed.set()
+        self.changed = trio.Event()
+        if self.order is not None:  # the tables end in the test's order, once all started
             key = (plan.round, plan.table)
+            # (the runner starts them one by one, each in its own time: under load the
+            # first could have ended before the last started)
+            while len(self.seen) < len(self.order):
+                await self.changed.wait()
             # its turn, and the table before it stored (the runner stores a table after
             # it ends, in its own time: under load the next could end before that)
             while self.order[self.turn] != key or self.stored < self.turn:
