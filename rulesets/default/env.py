@@ -285,11 +285,17 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
     def write_log(self, path: str | os.PathLike[str]) -> Path:
         """Write the hand so far as a hand folder of a match (``events.jsonl``, and
         ``game.log`` once it has ended), which ``server verify`` checks; its scores
-        (``deltas``) are the rewards."""
+        (``deltas``) are the rewards. ``path`` is that folder: a path naming a file
+        (``game.json``, an existing file) is refused, since a hand is several files."""
         hand = self.hand
         if hand is None:
             raise RuntimeError("write_log before reset: no hand was dealt")
         folder = Path(path)
+        if folder.is_file() or (folder.suffix.lower() in _FILE_SUFFIXES and not folder.is_dir()):
+            raise ValueError(
+                f"write_log writes a hand folder (events.jsonl, game.log), not a file: "
+                f"give it a folder such as {folder.with_suffix('').name or 'hand'!r} "
+                f"(not {folder.name!r}); server verify takes the folder")
         folder.mkdir(parents=True, exist_ok=True)
         names = list(AGENTS)
         header: dict[str, Any] = {
@@ -326,6 +332,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
             if result is not None:
                 f.write(json.dumps({"type": "result", **result_json}) + "\n")
         return folder
+
+
+_FILE_SUFFIXES = (".json", ".jsonl", ".log", ".txt")
+"""Endings of a file that ``write_log`` refuses as its folder's name."""
 
 
 def env(**options: Any) -> AECEnv[str, Observation, int]:

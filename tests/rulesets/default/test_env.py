@@ -272,3 +272,15 @@ def test_bot_actors_replay_server_simulate_hand_for_hand() -> None:
         assert e.hand is not None
         assert e.hand.events == played.hand.events
         assert [e.rewards[a] for a in e.possible_agents] == list(played.result.deltas)
+
+
+def test_write_log_refuses_a_file_name_and_says_to_give_a_folder(tmp_path: Path) -> None:
+    e = raw_env()
+    e.reset(seed=3)
+    with pytest.raises(ValueError, match=r"hand folder.*not a file.*'game'"):
+        e.write_log(tmp_path / "game.json")
+    assert not (tmp_path / "game.json").exists()
+    (tmp_path / "taken.txt").write_text("x")
+    with pytest.raises(ValueError, match="not a file"):
+        e.write_log(tmp_path / "taken.txt")
+    assert (e.write_log(tmp_path / "run.v2") / "events.jsonl").is_file()
