@@ -17,7 +17,9 @@
 Everything is seeded: the same budget gives the same weights. Run from the
 repository root: ``python examples/imitate_then_reinforce/train.py`` (about
 four minutes on two cores; ``--help`` for the budget). It prints its progress and
-times and writes ``weights.npz`` beside this file.
+times and writes ``my_weights.npz`` beside this file (``--out`` to choose; the
+committed ``weights.npz`` is only overwritten when named). ``POLICY_WEIGHTS=FILE``
+makes ``policy_bot.py`` play the file.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ from rulesets.default.env import bot_actor, env, raw_env
 from server.training.single_agent import SingleAgentEnv
 
 HERE = Path(__file__).resolve().parent
-WEIGHTS = HERE / "weights.npz"
+WEIGHTS = HERE / "my_weights.npz"
+"""Where a run writes by default: not the committed ``weights.npz`` beside it."""
 Log = Callable[[str], None]
 
 
@@ -367,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="policy-gradient hands (default %(default)s)")
     parser.add_argument("--seed", type=int, default=full.seed)
     parser.add_argument("--out", type=Path, default=WEIGHTS,
-                        help="where to write the weights (default: weights.npz beside this)")
+                        help="where to write the weights (default: my_weights.npz beside this; "
+                             "the committed weights.npz only when named)")
     args = parser.parse_args(argv)
     for name in ("hands", "epochs"):
         if getattr(args, name) < 1:

@@ -3,6 +3,9 @@ budget, and its committed policy beats the random sample AI in-process."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -73,3 +76,17 @@ def test_the_committed_policy_beats_three_random_bots_in_process() -> None:
     assert (mean[1:] < 0).all(), mean
     assert len(policy_bots) == HANDS
     assert not any(getattr(bot, "fallbacks", 0) for bot in policy_bots)
+
+
+def test_training_writes_beside_the_committed_weights_and_the_bot_plays_a_named_file(
+        tmp_path: Path) -> None:
+    from examples.imitate_then_reinforce import policy_bot
+
+    assert train.WEIGHTS.name == "my_weights.npz" != policy_bot.COMMITTED.name
+    done = subprocess.run(
+        [sys.executable, "examples/imitate_then_reinforce/policy_bot.py"], cwd=ROOT,
+        env={**os.environ, "POLICY_WEIGHTS": str(tmp_path / "none.npz")},
+        input="", capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "no weights file" in done.stderr and "none.npz" in done.stderr
+    assert "Traceback" not in done.stderr
