@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 import math
+import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.compare.report import as_json, plain_lines, write_folder
-from server.compare.run import Plan, compare
+from server.compare.report import as_json, plain_lines, progress_line, write_folder
+from server.compare.run import Outcome, Plan, Progress, compare
 from server.compare.stats import EloModel, Model, PointsModel, bounds
 from server.seam.contract import Ruleset
 from server.seam.errors import InputError
@@ -114,9 +117,39 @@ def run(options: Options) -> tuple[int, str]:
         from server.cluster.ray_cluster import import_ray
 
         import_ray()  # ClusterError (one line) when Ray is not installed
-    outcome = compare(plan, options.jobs, options.cluster)
+    outcome = compare(plan, options.jobs, options.cluster, on_deal=progress_reporter(plan))
     if options.out is not None:
         write_folder(options.out, plan, outcome)
     text = json.dumps(as_json(plan, outcome)) if options.json_out \
         else "\n".join(plain_lines(plan, outcome))
     return (130 if outcome.interrupted else 0), text
+
+
+PROGRESS_SECONDS = 10.0
+"""How often a comparison says how far it is on standard error (the verdict goes to
+standard output, so ``--json`` stays one object)."""
+
+
+def progress_reporter(plan: Plan, every: float = PROGRESS_SECONDS,
+                      clock: Callable[[], float] = time.monotonic) -> Progress:
+    """A line on standard error every ``every`` seconds while deals come in (on a
+    terminal the line is rewritten in place and cleared at the end)."""
+    stream = sys.stderr
+    live = stream.isatty()
+    last = clock()
+
+    def report(outcome: Outcome) -> None:
+        nonlocal last
+        now = clock()
+        done = outcome.test.finished or len(outcome.scores) >= plan.max_deals
+        if now - last < every and not (live and done):
+            return
+        last = now
+        line = progress_line(plan, outcome)
+        if live:
+            stream.write("\r\x1b[2K" + ("" if done else line))
+        else:
+            stream.write(line + "\n")
+        stream.flush()
+
+    return report

@@ -46,6 +46,16 @@ def as_json(plan: Plan, outcome: Outcome) -> dict[str, Any]:
     }
 
 
+def progress_line(plan: Plan, outcome: Outcome) -> str:
+    """One line of how far the comparison is: the deals counted of at most how many, the
+    mean difference so far, and each test's LLR between its bounds (it stops at either)."""
+    s = summarize(outcome.test)
+    mean = f"{_pm(s.mean)} a game" if s.deals else "no deal yet"
+    return (f"compare: {s.deals} of at most {plan.max_deals} deals ({s.games} games), "
+            f"candidate minus baseline {mean}; LLR {s.llr:+.2f} (baseline's "
+            f"{s.llr_baseline:+.2f}), decided at {s.upper:+.2f} or both at {s.lower:+.2f}")
+
+
 def _pm(x: float) -> str:
     return f"{x:+.2f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
 
