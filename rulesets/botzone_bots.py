@@ -57,6 +57,17 @@ def answer_times(answers: Sequence[Mapping[str, Any] | None]) -> tuple[float, ..
                  if a and a.get("verdict") == "OK" and a.get("ms") is not None)
 
 
+def not_a_record(path: Path, what: str) -> str:
+    """Why ``path`` is no game record of the ruleset (``what`` names the record), and where
+    the records are when it is a match folder or its ``games`` folder."""
+    games = path / "games" if (path / "games").is_dir() else path
+    folders = sorted(p for p in games.iterdir() if p.is_dir()) if games.is_dir() else []
+    if folders and (folders[0] / "game.json").is_file():
+        return (f"{path}: a folder of {len(folders)} games, not one game record: name "
+                f"one of them, e.g. {folders[0]}")
+    return f"{path}: not a {what}"
+
+
 def is_match_folder(path: Path, ruleset: str) -> bool:
     """A match folder (``match.json``) written by ``ruleset``."""
     try:
@@ -64,6 +75,13 @@ def is_match_folder(path: Path, ruleset: str) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(meta, dict) and meta.get("ruleset") == ruleset
+
+
+def is_match_or_games_folder(path: Path, ruleset: str) -> bool:
+    """A match folder written by ``ruleset``, or its ``games`` folder (which ``owns`` takes
+    so that replay and verify name a game in it)."""
+    return path.is_dir() and (is_match_folder(path, ruleset) or (
+        path.name == "games" and is_match_folder(path.parent, ruleset)))
 
 
 class BotzoneBotsRuleset(Ruleset):

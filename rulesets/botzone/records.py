@@ -33,7 +33,8 @@ def read_record(path: Path) -> dict[str, Any]:
     """A game record: our ``game.json`` (or its folder) or a game judged on Botzone."""
     record = find_record(path)
     if record is None:
-        raise InputError(f"{path}: not a Botzone game record (no judge and players)")
+        raise InputError(botzone_bots.not_a_record(
+            path, "Botzone game record (no judge and players)"))
     return record
 
 

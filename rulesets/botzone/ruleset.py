@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from rulesets.botzone.records import NAME, find_record, is_match_folder, read_record
+from rulesets.botzone.records import NAME, find_record, read_record
 from rulesets.botzone.rules import VARIANTS
-from rulesets.botzone_bots import BotzoneBotsRuleset
+from rulesets.botzone_bots import BotzoneBotsRuleset, is_match_or_games_folder
 from server.seam.bot_stats import SeatFacts
 from server.seam.contract import (
     CommandArgs,
@@ -53,11 +53,12 @@ class BotzoneRuleset(BotzoneBotsRuleset):
     }
 
     def owns(self, path: Path) -> bool:
-        """A Botzone match folder, a game folder or record, a file of human match records;
-        a ``.json`` file that is no JSON too, so that replay and verify say so."""
+        """A Botzone match folder (or its ``games``), a game folder or record, a file of human
+        match records; a ``.json`` file that is no JSON too, so that replay and verify say
+        so."""
         from rulesets.botzone.human_cmd import is_human_file
 
-        if (path.is_dir() and is_match_folder(path)) or is_human_file(path):
+        if is_match_or_games_folder(path, NAME) or is_human_file(path):
             return True
         try:
             return find_record(path) is not None

@@ -34,7 +34,7 @@ def find_record(path: Path) -> dict[str, Any] | None:
 def read_record(path: Path) -> dict[str, Any]:
     record = find_record(path)
     if record is None:
-        raise InputError(f"{path}: not a NOI 2014 game record")
+        raise InputError(botzone_bots.not_a_record(path, "NOI 2014 game record"))
     return record
 
 

@@ -19,9 +19,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from rulesets.botzone_bots import BotzoneBotsRuleset
+from rulesets.botzone_bots import BotzoneBotsRuleset, is_match_or_games_folder
 from rulesets.noi2014.engine import PLAYERS
-from rulesets.noi2014.records import NAME, find_record, is_match_folder
+from rulesets.noi2014.records import NAME, find_record
 from server.seam.bot_stats import SeatFacts
 from server.seam.contract import (
     CommandArgs,
@@ -53,7 +53,7 @@ class NoiRuleset(BotzoneBotsRuleset):
     }
 
     def owns(self, path: Path) -> bool:
-        if path.is_dir() and is_match_folder(path):
+        if is_match_or_games_folder(path, NAME):
             return True
         try:
             return find_record(path) is not None

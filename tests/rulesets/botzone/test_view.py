@@ -319,3 +319,19 @@ def test_names_and_answers_from_a_record_are_shown_as_they_are_never_as_markup()
                                          emoji=False))
     text = out.getvalue()
     assert "[/x]" in text and "[bold]b" in text and "PLAY [/J3]" in text
+
+
+def test_replay_of_a_match_folder_names_one_of_its_games(tmp_path: Path) -> None:
+    match = tmp_path / "match"
+    (match / "games").mkdir(parents=True)
+    (match / "match.json").write_text('{"ruleset": "botzone"}', encoding="utf-8")
+    for name in ("001", "002"):
+        (match / "games" / name).mkdir()
+        (match / "games" / name / "game.json").write_text(
+            (DATA / _file("c10")).read_text(encoding="utf-8"), encoding="utf-8")
+    for path in (match, match / "games"):
+        run = subprocess.run([*SERVER, "replay", str(path)], capture_output=True, text=True)
+        assert run.returncode == 2
+        assert run.stderr.strip().count("\n") == 0
+        assert f"a folder of 2 games, not one game record: name one of them, e.g. " \
+               f"{match / 'games' / '001'}" in run.stderr
