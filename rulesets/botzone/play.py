@@ -69,7 +69,7 @@ def run_match(args: CommandArgs) -> int:
     from server.bots.leftovers import stop_earlier_bots_and_say
     from server.output.console import configure_logging
     from server.output.paths import output_folder
-    from server.turns.match import TurnMatch, TurnPlayer
+    from server.turns.match import TurnMatch, players_named
     from server.turns.match_cli import match_folder, run_turn_match_cli
 
     specs: list[str] = list(args["ais"])
@@ -82,7 +82,7 @@ def run_match(args: CommandArgs) -> int:
     root = None
     if args["debug"] or args.get("serve"):  # --serve shows the log folder
         root = match_folder(output_folder(args["log_dir"], "--log-dir"), NAME, seed)
-    match = TurnMatch(NAME, [TurnPlayer(spec, spec) for spec in specs], plans,
+    match = TurnMatch(NAME, players_named(specs), plans,
                       BotzoneRules(variant), bots.opener, root,
                       meta={"variant": variant, "format": fmt, "seed": seed,
                             "time_limit": bots.limits.base_seconds},
@@ -103,7 +103,7 @@ def check_bot(args: CommandArgs, samples: Path) -> int:
     from server.bots.leftovers import stop_earlier_bots_and_say
     from server.output.console import configure_logging
     from server.output.say import one_line
-    from server.turns.match import TurnMatch, TurnPlayer, run_turn_match
+    from server.turns.match import TurnMatch, players_named, run_turn_match
 
     cmd: str = args["cmd"]
     variant = variant_of(args)
@@ -120,7 +120,7 @@ def check_bot(args: CommandArgs, samples: Path) -> int:
         order = tuple((k - n) % 4 for k in range(4))  # the bot moves one seat each game
         plans.append(GamePlan(n + 1, n + 1, order, {"srand": formats.derived_srand(seed, n)},
                               f"game {n + 1}"))
-    match = TurnMatch(NAME, [TurnPlayer(s, s) for s in specs], plans,
+    match = TurnMatch(NAME, players_named(specs), plans,
                       BotzoneRules(variant), bots.opener, None, header=game_header)
     calculator()
     configure_logging(False)

@@ -30,6 +30,7 @@ from typing import Any
 from rulesets.default.engine.legacy_log import format_legacy_log
 from rulesets.default.engine.record import event_json, input_json, legacy_log
 from server.output.paths import write_atomic
+from server.seam.contract import distinct_names
 
 SCORESHEET_HEADER = [
     "Round", "Game", "Player0", "Player1", "Player2", "Player3", "Game ID", "Result",
@@ -70,11 +71,8 @@ class ScoreRow:
                 *map(str, self.fines), faults]
 
 
-def sheet_names(names: Sequence[str]) -> list[str]:
-    """The players as the scoresheet names them: their names, each made unique by its
-    player number where two players share one (``greedy.py (P2)``)."""
-    return [name if names.count(name) == 1 else f"{name} (P{p})"
-            for p, name in enumerate(names)]
+sheet_names = distinct_names
+"""The players as the scoresheet names them (``distinct_names``)."""
 
 
 def scoresheet_header(names: Sequence[str] | None = None) -> list[str]:

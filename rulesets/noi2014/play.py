@@ -50,7 +50,7 @@ def run_match(args: CommandArgs) -> int:
     from server.bots.leftovers import stop_earlier_bots_and_say
     from server.output.console import configure_logging
     from server.output.paths import output_folder
-    from server.turns.match import TurnMatch, TurnPlayer
+    from server.turns.match import TurnMatch, players_named
     from server.turns.match_cli import match_folder, run_turn_match_cli
 
     specs: list[str] = list(args["ais"])
@@ -62,7 +62,7 @@ def run_match(args: CommandArgs) -> int:
     root = None
     if args["debug"] or args.get("serve"):  # --serve shows the log folder
         root = match_folder(output_folder(args["log_dir"], "--log-dir"), NAME, seed)
-    match = TurnMatch(NAME, [TurnPlayer(spec, spec) for spec in specs], plans, NoiRules(),
+    match = TurnMatch(NAME, players_named(specs), plans, NoiRules(),
                       bots.opener, root, meta=match_meta(fmt, seed, bots),
                       header=formats.game_header, facts=game_facts)
     configure_logging(False)
@@ -81,7 +81,7 @@ def check_bot(args: CommandArgs, samples: Path) -> int:
     from server.bots.leftovers import stop_earlier_bots_and_say
     from server.output.console import configure_logging
     from server.output.say import one_line
-    from server.turns.match import TurnMatch, TurnPlayer, run_turn_match
+    from server.turns.match import TurnMatch, players_named, run_turn_match
 
     cmd: str = args["cmd"]
     games = int(args.get("games", 2))
@@ -91,7 +91,7 @@ def check_bot(args: CommandArgs, samples: Path) -> int:
     bots = Bots.from_args(specs, args, dialect=NOI2014)
     plans = [GamePlan(n + 1, n + 1, formats.rotation(n), {"seed": seed, "game": n},
                       f"game {n + 1}") for n in range(games)]
-    match = TurnMatch(NAME, [TurnPlayer(s, s) for s in specs], plans, NoiRules(), bots.opener,
+    match = TurnMatch(NAME, players_named(specs), plans, NoiRules(), bots.opener,
                       None, header=formats.game_header)
     configure_logging(False)
     stop_earlier_bots_and_say()

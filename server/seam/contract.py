@@ -465,3 +465,10 @@ class TableRow:
     result: str  # how the game ended, one word (HU, HUANG, WA, TLE...; the default: kind)
     fines: int = 0  # the default ruleset's lateness fines (in ``points`` already)
     stalls: int = 0  # the host's stalls the seat's clock was spared (the default ruleset)
+
+
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """Players' names as standings and scoresheets show them: each made unique by its
+    player number where two share one (``greedy.py (P2)``)."""
+    return [name if names.count(name) == 1 else f"{name} (P{p})"
+            for p, name in enumerate(names)]

@@ -36,6 +36,7 @@ from server.seam.contract import (
     TableRequest,
     TableRow,
     TurnRules,
+    distinct_names,
 )
 from server.turns.driver import GameLog, MeasuredSeat, TurnListener, TurnSeat, play_turns
 
@@ -56,6 +57,13 @@ class SeatOpener(Protocol):
 class TurnPlayer:
     name: str
     spec: str  # as given: the transport's own notation (Botzone: json:CMD ...)
+
+
+def players_named(specs: Sequence[str]) -> list[TurnPlayer]:
+    """A match's players from their bot commands, named by them; two alike named apart by
+    player number (``distinct_names``: ``random_bot.py (P2)``)."""
+    return [TurnPlayer(name, spec)
+            for name, spec in zip(distinct_names(specs), specs, strict=True)]
 
 
 @dataclass(slots=True)

@@ -67,7 +67,14 @@ def test_data_is_carried_from_turn_to_turn_and_over_64_kib_is_a_fault(tmp_path):
     run = server("match", "--ruleset", "noi2014", "--seed", "3", "-d", "--log-dir",
                  str(tmp_path), *bots, timeout=300)
     assert run.returncode == 0, run.stderr
-    (game,) = games_of(only_match(tmp_path))
+    match = only_match(tmp_path)
+    (game,) = games_of(match)
+    # the two alike are named apart, in the standings and the scoresheet's columns
+    names = [p["name"] for p in json.loads((match / "match.json").read_text())["players"]]
+    assert names[2:] == [f"{bots[2]} (P2)", f"{bots[3]} (P3)"] and names[1] == bots[1]
+    assert (match / "scoresheet.csv").read_text().splitlines()[0].endswith(
+        f"{bots[2]} (P2),{bots[3]} (P3)")
+    assert f"{bots[2]} (P2)" in run.stdout
     debugs = [e["debug"] for e in game["players"][0] if e is not None]
     assert debugs[0] == "n=1 data= global=" and debugs[2] == "n=3 data=2 global="
     first = game["players"][1][0]
