@@ -32,7 +32,7 @@ import typer.main
 from server.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIP_DIRS = {"node_modules", "logs", "build", "dist", "__pycache__"}
+SKIP_DIRS = {"node_modules", "logs", "build", "dist", "__pycache__", "site", "mybots"}
 PYTHON = {"python", "py", "python3"}
 SHELL = {"bash", "sh", "shell", "console"}
 FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+|~~~+)\s*(?P<info>[^\s`]*)")
