@@ -123,6 +123,16 @@ def test_the_repository_has_markdown_with_examples() -> None:
     assert {"README.md", "sample_ai/README.md", "rulesets/botzone/README.md"} <= names
     assert any(_id(b.path) == "sample_ai/README.md" for b in PROGRAMS)
     assert any("server tournament" in b.text for b in SHELL_BLOCKS)
+    assert "docs/guides/bot-authors.md" in names and "docs/reference/commands.md" in names
+
+
+def test_the_readme_is_short_and_links_every_guide_of_the_site() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) < 150
+    site = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    guides = re.findall(r": (guides/[\w-]+\.md)$", site, re.MULTILINE)
+    assert len(guides) >= 8
+    assert [g for g in guides if f"](docs/{g})" not in readme] == []
 
 
 @pytest.mark.parametrize("path", PYTHON_FILES, ids=_id)
