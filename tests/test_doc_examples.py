@@ -13,6 +13,10 @@ covered the day it is added):
   command and only options that command has (read from the CLI itself, not
   from a list kept here). A line that starts
   with ``$`` and is followed by its output is run, and must print that output.
+* The bot author's guide (``docs/guides/bot-authors.md``) shows its smallest bot in
+  Python, C++ and Java: each is built as the guide says and passes ``server
+  check-bot`` through real pipes, with ``PYTHONUNBUFFERED`` unset (so a guide that
+  forgot to flush fails here).
 """
 
 from __future__ import annotations
@@ -30,9 +34,10 @@ import pytest
 import typer.main
 
 from server.cli.app import app
+from tests.system_tools import need
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIP_DIRS = {"node_modules", "logs", "build", "dist", "__pycache__"}
+SKIP_DIRS = {"node_modules", "logs", "build", "dist", "__pycache__", "site", "mybots"}
 PYTHON = {"python", "py", "python3"}
 SHELL = {"bash", "sh", "shell", "console"}
 FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+|~~~+)\s*(?P<info>[^\s`]*)")
@@ -118,6 +123,16 @@ def test_the_repository_has_markdown_with_examples() -> None:
     assert {"README.md", "sample_ai/README.md", "rulesets/botzone/README.md"} <= names
     assert any(_id(b.path) == "sample_ai/README.md" for b in PROGRAMS)
     assert any("server tournament" in b.text for b in SHELL_BLOCKS)
+    assert "docs/guides/bot-authors.md" in names and "docs/reference/commands.md" in names
+
+
+def test_the_readme_is_short_and_links_every_guide_of_the_site() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) < 150
+    site = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    guides = re.findall(r": (guides/[\w-]+\.md)$", site, re.MULTILINE)
+    assert len(guides) >= 8
+    assert [g for g in guides if f"](docs/{g})" not in readme] == []
 
 
 @pytest.mark.parametrize("path", PYTHON_FILES, ids=_id)
@@ -246,3 +261,45 @@ def test_the_option_check_catches_a_wrong_option() -> None:
     assert option_problems(["human", "write", "logs", "--jobs", "2"]) == [
         "'server human write' has no option --jobs"]
     assert option_problems(["connect", "H:1", "--name", "a", "--", "bot", "--level"]) == []
+
+
+# --- the bot author's guide: its smallest bot in each language plays ----------------------
+
+BOT_GUIDE = ROOT / "docs" / "guides" / "bot-authors.md"
+
+
+def guide_bot(info: str) -> str:
+    """The one ``info`` block (``python``, ``cpp``, ``java``) of the bot author's guide."""
+    (found,) = [b.text for b in blocks(BOT_GUIDE) if b.info == info]
+    return found
+
+
+def build_guide_bot(language: str, folder: Path) -> str:
+    """The guide's bot in ``language``, built as the guide says: its command line."""
+    if language == "python":
+        (folder / "mybot.py").write_text(guide_bot("python"), encoding="utf-8")
+        return f"{shlex.quote(sys.executable)} {folder / 'mybot.py'}"
+    if language == "cpp":
+        compiler = need("g++")
+        (folder / "mybot.cpp").write_text(guide_bot("cpp"), encoding="utf-8")
+        subprocess.run([compiler, "-O2", "-Wall", "-Werror", "-o", str(folder / "mybot"),
+                        str(folder / "mybot.cpp")], check=True, timeout=120)
+        return str(folder / "mybot")
+    java, javac = need("java"), need("javac")
+    (folder / "Main.java").write_text(guide_bot("java"), encoding="utf-8")
+    subprocess.run([javac, "-d", str(folder / "build"), str(folder / "Main.java")],
+                   check=True, timeout=120)
+    return f"{java} -cp {folder / 'build'} Main"
+
+
+@pytest.mark.parametrize("language", ["python", "cpp", "java"])
+def test_the_bot_guides_smallest_bot_passes_check_bot(language: str, tmp_path: Path) -> None:
+    """As written in the guide (flushing, debug text on stderr), each language's bot
+    plays a hand through real pipes and check-bot finds no problem."""
+    command = build_guide_bot(language, tmp_path)
+    quiet = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # flush or fail
+    done = subprocess.run([sys.executable, "-m", "server.cli.app", "check-bot", command,
+                           "--hands", "1"], cwd=ROOT, stdin=subprocess.DEVNULL, env=quiet,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "speaks the protocol correctly" in done.stdout

@@ -16,8 +16,9 @@ from pathlib import Path
 from tests.datadir import DATA
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIP_DIRS = {".git", ".venv", "logs", "build", "node_modules", "__pycache__", ".mypy_cache",
-             ".ruff_cache", ".pytest_cache", ".hypothesis"}
+# (site/: the built documentation; mybots/: a student's own bots, both git-ignored)
+SKIP_DIRS = {".git", ".venv", "logs", "build", "site", "mybots", "node_modules", "__pycache__",
+             ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"}
 TEXT = {".py", ".md", ".toml", ".txt", ".cfg", ".ini", ".yml", ".yaml", ".sh", ".cpp", ".c",
         ".h", ".java", ".js", ".html", ".json", ".csv", ""}
 OUTSIDE = [  # (this file, which spells them, is not scanned)

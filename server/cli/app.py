@@ -29,7 +29,7 @@ HELP = {
     "hard_limit": "Seconds before an unanswered prompt is a fault",
     "join_limit": "Seconds for each AI to join",
     "mem_limit": "MB of memory a bot uses, its processes together (a memory cgroup per "
-                 "bot; see README, Hostile bots); 0: no limit",
+                 "bot; see docs/guides/sandbox.md); 0: no limit",
     "cpu_limit": "CPU seconds per bot process (a hand; botzone, noi2014: a turn, or a kept "
                  "bot's game); 0: no limit",
     "file_limit": "MB a bot may write to one file; under bwrap, to its /tmp; 0: no limit",
@@ -506,7 +506,7 @@ def tournament(
     hands: Annotated[int | None, typer.Option(
         min=1, help="Play only the first N hands of each table's match")] = None,
     jobs: Annotated[int | None, typer.Option(
-        min=1, help="Tables in parallel (default: measured, see README)")] = None,
+        min=1, help="Tables in parallel (default: one per CPU core this process may use)")] = None,
     cluster: Annotated[str | None, typer.Option(
         help="Play the tables on a Ray cluster: its address (HOST:PORT, as `ray start "
         "--head` printed it; run the tournament on a machine of the cluster), or local "

@@ -17,7 +17,7 @@ A picture (``start`` and ``step``) is ruleset-neutral::
 ``concealed`` is a count: a hand in play never shows its concealed tiles (a bot that
 can read the folder learns nothing from the feed); the ``end`` record shows them.
 Tiles are in Botzone's notation (W1..W9, B1..B9, T1..T9, F1..F4, J1..J3, H1..H8,
-``??`` face down). The feed's format for scripts is in the README ("The live feed").
+``??`` face down). The feed's format for scripts is in docs/reference/formats.md ("The live feed").
 
 Writing costs a table's clock nothing: the producers write after an answer has been
 stamped and before the next prompt is written, and a write is one system call.

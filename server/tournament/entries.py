@@ -15,7 +15,7 @@ share one. A bot of a ruleset on Botzone's protocol may also say
 true`` (off by default), stored in its command as ``simple+keep-running:...``.
 
 A folder holds one bot per file, named after the file's stem (as ``server
-tournament --help`` and the README say):
+tournament --help`` and docs/guides/teachers.md say):
 each executable file, and each ``*.py`` file (run with this Python), except
 
 * names that start with ``_`` or ``.`` (``__init__.py``, ``_helpers.py``);

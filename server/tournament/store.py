@@ -3,8 +3,8 @@
 A table's result (its ``results`` rows, its ``hands`` rows, the program each
 player played it with, and its status) is written in one transaction the
 moment its match ends, so a tournament killed at any point holds only whole
-tables; ``--resume`` plays the rest. The schema (see the README,
-"Tournaments") is meant to be queried without the server:
+tables; ``--resume`` plays the rest. The schema (see docs/reference/formats.md,
+"The tournament store") is meant to be queried without the server:
 
     meta(key, value)                       format, seed, rounds, groups, hands, bots, ...
                                            bots: the BOTS file or folder, re-read for

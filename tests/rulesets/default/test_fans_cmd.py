@@ -147,7 +147,7 @@ def _documented_example(text: str) -> tuple[str, str]:
     return line_in, line_out
 
 
-@pytest.mark.parametrize("where", ["help", "README"])
+@pytest.mark.parametrize("where", ["help", "docs"])
 def test_the_batch_format_is_documented_with_an_example_that_works(where: str) -> None:
     from pathlib import Path
 
@@ -157,7 +157,8 @@ def test_the_batch_format_is_documented_with_an_example_that_works(where: str) -
         text = helped.stdout
         assert '"self_drawn"' in text and "agang" in text
     else:
-        text = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+        docs = Path(__file__).resolve().parents[3] / "docs"
+        text = (docs / "reference" / "match.md").read_text(encoding="utf-8")
     line_in, line_out = _documented_example(text)
     done = run_fans("--batch", stdin=line_in + "\n")
     assert done.returncode == 0, done.stderr
