@@ -375,6 +375,7 @@ def rows_from_match(data: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
         rows = [{"bot": players[i].get("name"), "hands": data.get("hands_played"),
                  "points": players[i].get("total"), "wins": players[i].get("wins"),
                  "fines": players[i].get("fines"), "faults": players[i].get("faults"),
+                 "bot_errors": players[i].get("bot_errors"),
                  "stats": players[i].get("stats")} for i in order]
         return ranked(sorted(rows, key=lambda r: -(r["points"] or 0))), "hand"
     return [], "game"

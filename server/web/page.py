@@ -149,9 +149,13 @@ function drawPicture(p) {
 
 const HEAD = {rank: "#", bot: "bot", tables: "tables", hands: "hands", games: "games",
   points: "points", per_hand: "/hand", rank_points: "rank pts", score: "score",
-  rating: "rating", wins: "wins", faults: "faults", fines: "fines", penalties: "penalties"};
+  rating: "rating", wins: "wins", faults: "faults", fines: "fines", penalties: "penalties",
+  bot_errors: "bot errors"};
 const MAIN = ["rank", "bot", "tables", "hands", "games", "rank_points", "points", "score",
-  "per_hand", "rating", "wins", "faults"];
+  "per_hand", "rating", "wins", "fines", "faults", "bot_errors"];
+// Shown only where some bot has one: a turn-based ruleset has no fines, and most bots'
+// frameworks never answer for their code.
+const WHEN_ANY = new Set(["fines", "bot_errors"]);
 const STATS = [["win %", s => s.games ? (100 * s.wins / s.games).toFixed(0) : ""],
   ["deal-ins", s => s.dealt_in], ["mean fan", s => s.mean_fan === null ? "–" : s.mean_fan],
   ["answer ms", s => s.answer_ms ? s.answer_ms.median : "–"],
@@ -162,7 +166,8 @@ function drawStandings() {
   const st = state.standings || {};
   const rows = st.standings || [];
   if (!rows.length) { setHTML("standings", `<p class="muted">No table has finished yet.</p>`); return; }
-  const cols = MAIN.filter(c => rows.some(r => r[c] !== undefined && r[c] !== null));
+  const cols = MAIN.filter(c => rows.some(r => r[c] !== undefined && r[c] !== null
+    && (!WHEN_ANY.has(c) || r[c] !== 0)));
   const stats = rows.some(r => r.stats) ? STATS : [];
   let h = "<table><tr>" + cols.map(c => `<th class="${c === "bot" ? "" : "num"}">${esc(HEAD[c] || c)}</th>`).join("")
     + stats.map(s => `<th class="num">${esc(s[0])}</th>`).join("") + "</tr>";
