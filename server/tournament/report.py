@@ -464,8 +464,26 @@ def standings_html(standings: Standings, unit: str) -> str:
         f"<td class=bot>{esc(cell(s))}</td>" if h == "bot" else
         f"<td class=num>{esc(cell(s))}</td>" for h, _, cell in cols) + "</tr>"
         for s in standings.rows)
+    note = rating_note(standings, unit)
     return (f"<table class='standings'><thead><tr>{head}</tr></thead><tbody>{body}</tbody>"
-            f"</table>\n{details_table(standings, unit)}")
+            f"</table>\n" + (f"<p class='note rating-note'>{esc(note)}</p>\n" if note else "")
+            + details_table(standings, unit))
+
+
+def rating_note(standings: Standings, unit: str = "hand") -> str:
+    """A word when the rating orders two bots the other way round from the ranking (the
+    first such pair), saying why: "" when the two orders agree."""
+    rows = standings.rows
+    for i, above in enumerate(rows):
+        for below in rows[i + 1:]:
+            if below.rank > above.rank and below.rating > above.rating:
+                by = "rank points" if _by_rank_points(standings) else "points"
+                return (f"{below.name} has the higher rating though {above.name} ranks above "
+                        f"it: the ranking sums {by} over every {unit}, while the rating "
+                        "(OpenSkill) counts only each table's finishing order, and less "
+                        "for a bot seen at fewer tables: a bot that often finishes ahead "
+                        "by a little can rate above one that wins less often by more.")
+    return ""
 
 
 def details_table(standings: Standings, unit: str) -> str:
@@ -575,7 +593,7 @@ def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan]
         rounds.setdefault(p.round, []).append(f"<li>{cell}: {who}</li>")
     tables = "".join(f"<h3 id='round-{r}'>Round {r}</h3><ul class='tables'>{''.join(items)}"
                      "</ul>" for r, items in sorted(rounds.items()))
-    title = f"Tournament ({meta.get('format', '')}" + \
+    title = f"{meta.get('title') or 'Tournament'} ({meta.get('format', '')}" + \
         (f", seed {meta.get('seed', '')})" if over else ")")
     stalls = f"; host stalls: {host_stalls}" if unit == "hand" else ""
     return page(title, f"""<style>{_TOURNAMENT_STYLE}</style>
