@@ -88,7 +88,7 @@ class DefaultRuleset(Ruleset):
             ais, argvs, seed=seed, groups=args["groups"], verbose=args["verbose"],
             log_dir=log_dir if logs else None, hard_limit=args["hard_limit"],
             join_limit=args["join_limit"], on_fault=on_fault, announce=args["announce"],
-            remote=remote, sandbox=bot_sandbox, serve=serve)
+            remote=remote, sandbox=bot_sandbox, serve=serve, title=args.get("title") or "")
         return status
 
     def check_bot(self, args: CommandArgs) -> int:

@@ -461,7 +461,8 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
             jobs=int(str(settings["jobs"])), hero=int(meta["hero"] or 0),
             remote=remote_for(entries, listen, tokens, resume=True), options=options,
             sandbox=hiding(sandbox, out), ruleset=ruleset, settings=ruleset_settings,
-            bots=Path(meta["bots"]) if meta.get("bots") else None)
+            bots=Path(meta["bots"]) if meta.get("bots") else None,
+            title=str(settings.get("title") or meta.get("title") or ""))
     ruleset, ruleset_settings = ruleset_from(settings, stored)
     entries = load_entries(bots, ruleset)
     if ruleset != DEFAULT and any(e.remote is not None for e in entries):
@@ -491,7 +492,9 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
                             else int(str(settings["hands"])),
                             jobs=int(str(settings["jobs"])), hero=hero, remote=remote,
                             options=options, sandbox=hiding(sandbox, out), ruleset=ruleset,
-                            settings=ruleset_settings, bots=bots.resolve())
+                            settings=ruleset_settings, bots=bots.resolve(),
+                            title=str(settings.get("title") or (stored or {}).get("title")
+                                      or ""))
 
 
 def hiding(sandbox: Sandbox, out: Path) -> Sandbox:

@@ -8,7 +8,8 @@ tables; ``--resume`` plays the rest. The schema (see the README,
 
     meta(key, value)                       format, seed, rounds, groups, hands, bots, ...
                                            bots: the BOTS file or folder, re-read for
-                                           hand-ins (absent in files of older versions)
+                                           hand-ins (absent in files of older versions);
+                                           title: --title, the pages' (absent: none given)
     entries(id, name, command, fill_in)    command: JSON, the latest handed in
     tables(round, tbl, seed, players, status, log_dir, started_at, finished_at, node)
                                            players: JSON list of entry ids, P0..P3
@@ -90,7 +91,7 @@ CREATE TABLE IF NOT EXISTS replays (
 """
 
 # Settings a resume may change: stored anew (BOTS given again, or from elsewhere).
-CHANGEABLE = ("bots",)
+CHANGEABLE = ("bots", "title")
 
 
 def _names(entries: Sequence[Entry]) -> str:

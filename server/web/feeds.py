@@ -38,6 +38,7 @@ from server.web.folders import (
     sealed_names,
     sub_folders,
 )
+from server.web.tokens import tournament_meta
 
 Event = tuple[str, Any]  # (SSE event name, JSON data)
 
@@ -301,6 +302,19 @@ class Watch:
         report = REPORT if (self.folder / REPORT).is_file() else None
         return {"kind": "match", "standings": rows, "source": MATCH, "unit": unit,
                 "over": over, "report": report}
+
+
+def folder_title(folder: Path) -> str:
+    """The title a run was given (``--title``: a tournament's stored setting, a match's
+    match.json), else the folder's name."""
+    kind = kind_of(folder)
+    given: Any = None
+    if kind == "tournament":
+        given = (tournament_meta(folder) or {}).get("title")
+    elif kind == "match":
+        data = read_json(folder / MATCH)
+        given = data.get("title") if isinstance(data, dict) else None
+    return str(given) if given else folder.name
 
 
 def read_json(path: Path) -> Any:
