@@ -39,7 +39,8 @@ class DefaultRuleset(Ruleset):
     title = "docs/SPEC.md's contest"
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "groups", "on_fault",
-                            "announce", "listen", "token", "work_dir", "serve"}) | LIMITS | TABLE,
+                            "announce", "listen", "token", "work_dir", "serve", "title"})
+        | LIMITS | TABLE,
         "check-bot": frozenset({"hands", "seed"}) | LIMITS | TABLE,
         "replay": frozenset({"at", "codes", "html_out", "seat", "bot", "hard_limit",
                              "mem_limit", "cpu_limit", "file_limit"}),

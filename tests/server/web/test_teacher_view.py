@@ -215,3 +215,19 @@ def test_the_teachers_pages_fit_1280_px_and_say_what_happened(class_run: Path,
     for name in ("live.png", "table.png", "hand.png", "hand-end.png", "report.png",
                  "handin.png"):
         assert (SHOTS / name).stat().st_size > 0
+
+
+def test_a_match_given_a_title_keeps_it_for_its_pages(tmp_path: Path) -> None:
+    """A Botzone match of one game, and the default ruleset's match.json."""
+    from rulesets.default.match import MatchConfig, MatchResult
+
+    bot = f"json+keep-running:{PY} sample_ai/botzone/random_bot.py --keep-running"
+    run = subprocess.run([PY, "-m", "server.cli.app", "match", "--ruleset", "botzone",
+                          "--format", "one", "--seed", "1", "-d", "--log-dir", str(tmp_path),
+                          "--title", "Lab 3", bot, bot, bot, bot], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    [folder] = [p for p in tmp_path.iterdir() if p.is_dir()]
+    assert folder_title(folder) == "Lab 3"
+    assert MatchResult(MatchConfig((), 1, heading="Lab 3"), []).summary()["title"] == "Lab 3"
+    assert "title" not in MatchResult(MatchConfig((), 1), []).summary()
