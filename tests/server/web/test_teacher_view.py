@@ -131,6 +131,7 @@ WIDE = {"games": 96, "wins": 31, "self_drawn": 12, "on_discard": 19, "dealt_in":
         "peak_memory_mb": 1234.5, "cpu_seconds": 123.45}
 
 
+@pytest.mark.slow  # a browser and a web server: about 15 s
 def test_the_teachers_pages_fit_1280_px_and_say_what_happened(class_run: Path,
                                                              tmp_path: Path) -> None:
     """One browser over one ``server serve``: the live page while the last table is
