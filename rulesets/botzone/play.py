@@ -90,6 +90,8 @@ def run_match(args: CommandArgs) -> int:
     calculator()  # missing: one line now, before any bot starts
     configure_logging(False)
     stop_earlier_bots_and_say()
+    if args.get("title"):  # the pages' title: match.json's, beside the meta
+        match.meta = {**match.meta, "title": args["title"]}
     return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed,
                               serve=args.get("serve"))
 

@@ -60,6 +60,7 @@ class MatchConfig:
     hands: int | None = None  # play only the first N hands of the plan (short tournament tables)
     live: LiveSink | None = None  # the table's live feed
     title: str = ""  # the table's title in its live feed
+    heading: str = ""  # --title: the pages' title, match.json's "title" (empty: none given)
 
     @property
     def planned(self) -> int:
@@ -110,6 +111,7 @@ class MatchResult:
 
     def summary(self) -> dict[str, Any]:
         return {
+            **({"title": self.config.heading} if self.config.heading else {}),
             "seed": self.config.seed,
             "groups": self.config.groups,
             "hands_planned": min(self.config.groups * 16, self.config.hands or 16 * GROUPS),

@@ -41,7 +41,7 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                  verbose: bool, log_dir: Path | None, hard_limit: float, join_limit: float,
                  on_fault: str, announce: bool,
                  remote: RemoteOptions | None = None, sandbox: Sandbox | None = None,
-                 serve: str | None = None) -> int:
+                 serve: str | None = None, title: str = "") -> int:
     console = err_console()
     match_id = f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
     root = None
@@ -55,7 +55,7 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                          TableOptions(hard_limit, join_limit, announce), on_fault,
                          launcher=ProcessLauncher(sandbox),
                          live=None if root is None else LiveFeed(feed_path(root)),
-                         title=f"Match {match_id}")
+                         title=title or f"Match {match_id}", heading=title)
     log = structlog.get_logger().bind(match=match_id)
     holder: list[MatchResult] = []
     repeats = Repeats()

@@ -20,6 +20,7 @@ from rulesets.default.engine.table_view import Snapshot, snapshots
 from rulesets.default.logs import sheet_names
 from rulesets.default.replay import RecordedHand, load_hand
 from scoring.fans import FANS
+from scoring.settlement import apply_fines
 from server.output.pages import (
     FAULTS_SCRIPT,
     STEPPER_SCRIPT,
@@ -159,12 +160,18 @@ def _result_html(hand: RecordedHand) -> str:
                      f"</th></tr>{rows}<tr><th>total</th><th></th>"
                      f"<th class='num'>{log.result.score}</th></tr></table>")
     res = hand.result
-    if res.get("deltas") is not None:
-        cells = "".join(f"<td class='num'>{d:+d}</td>" for d in res["deltas"])
-        fines = "".join(f"<td class='num'>{f}</td>" for f in res.get("fines", [0] * 4))
-        parts.append("<h2>Settlement</h2><table><tr><th></th>"
+    fined = [int(f) for f in res.get("fines") or [0] * 4]
+    if res.get("deltas") is not None or any(fined):
+        deltas = [int(d) for d in res.get("deltas") or [0] * 4]
+        cells = "".join(f"<td class='num'>{d:+d}</td>" for d in deltas)
+        fines = "".join(f"<td class='num'>{-f if f else 0:+d}</td>" for f in fined)
+        # What the hand gave each seat: its points less its fines (scoring.apply_fines).
+        totals = "".join(f"<td class='num'><b>{t:+d}</b></td>"
+                         for t in apply_fines(deltas, fined))
+        parts.append("<h2>Settlement</h2><table class='settlement'><tr><th></th>"
                      + "".join(f"<th>{esc(names[s])}</th>" for s in range(4)) + "</tr>"
-                     f"<tr><th>points</th>{cells}</tr><tr><th>fines</th>{fines}</tr></table>")
+                     f"<tr><th>points</th>{cells}</tr><tr><th>fines</th>{fines}</tr>"
+                     f"<tr><th>total</th>{totals}</tr></table>")
     at = {f["seat"]: f for f in fault_steps(hand)}
     for seat, cause in (res.get("faults") or {}).items():
         who = names[int(seat)] if str(seat).isdigit() and int(seat) < 4 else str(seat)
@@ -176,13 +183,24 @@ def _result_html(hand: RecordedHand) -> str:
     return "\n".join(parts)
 
 
-def hand_page(hand: RecordedHand, back: tuple[str, str] | None = None) -> str:
+def hand_title(hand: RecordedHand, where: str = "") -> str:
+    """"Round 1, table 1, hand 2" at a tournament's table (``where``), "Hand 2" in a match:
+    the hand's number in its table, as the live page and the table's report count it
+    (the log's own round and game are the scoresheet's, within one match)."""
+    n = hand.header.get("hand")
+    if not isinstance(n, int):  # a log without its events.jsonl
+        return f"Scoresheet round {hand.log.round}, game {hand.log.game}"
+    return f"{where}, hand {n}" if where else f"Hand {n}"
+
+
+def hand_page(hand: RecordedHand, back: tuple[str, str] | None = None, where: str = "") -> str:
     """One page to step through a hand with buttons, a slider and the arrow keys; each
-    fault shown at its step; ``back``: a link to the match's page."""
+    fault shown at its step; ``back``: a link to the match's page; ``where``: the
+    tournament's table ("Round 1, table 2"), for the title."""
     names = _names(hand)
     data = {"steps": [_snapshot_json(s, names) for s in snapshots(hand.log)],
             "faults": fault_steps(hand)}
-    title = f"Round {hand.log.round} Game {hand.log.game}"
+    title = hand_title(hand, where)
     gid = hand.header.get("game_id")
     if gid:
         title += f" · {gid}"
@@ -300,11 +318,14 @@ def match_page(root: Path, hand_links: dict[str, str], title: str = "",
             totals[p] += int(r[2 + p])
             running[p].append(totals[p])
     ranking = summary.get("ranking", list(range(len(players))))
+    # Decisions a bot's own framework answered for (protocol.bot_errors): only when any.
+    errors = any(p.get("bot_errors") for p in players)
     standings = "".join(
         f"<tr><td class='num'>{rank}</td><td>{html.escape(names[p])}</td>"
         f"<td class='num'>{players[p].get('total')}</td><td class='num'>"
-        f"{players[p].get('fines')}</td><td class='num'>{players[p].get('faults')}</td></tr>"
-        for rank, p in enumerate(ranking, start=1))
+        f"{players[p].get('fines')}</td><td class='num'>{players[p].get('faults')}</td>"
+        + (f"<td class='num'>{players[p].get('bot_errors')}</td>" if errors else "")
+        + "</tr>" for rank, p in enumerate(ranking, start=1))
     faults = _faults_by_hand(root, names)
     sheet_rows = []
     for r in body:
@@ -324,11 +345,11 @@ def match_page(root: Path, hand_links: dict[str, str], title: str = "",
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     state = "completed" if summary.get("completed") else "not completed"
     about = f"Match seed {summary.get('seed')}: {summary.get('hands_played')} hands, {state}"
-    title = title or about
+    title = title or summary.get("title") or about
     return page(title, f"""{back_link(back)}<p>{html.escape(about)}</p>
 <h2>Standings</h2>
 <table class="standings"><tr><th>rank</th><th>player</th><th>points</th>
-<th>fines</th><th>faults</th></tr>{standings}</table>
+<th>fines</th><th>faults</th>{"<th>bot errors</th>" if errors else ""}</tr>{standings}</table>
 {stats_section(names, [p.get("stats") for p in players], unit="hands")}
 <h2>Running totals</h2>
 {_chart(running, names)}
@@ -336,8 +357,9 @@ def match_page(root: Path, hand_links: dict[str, str], title: str = "",
 <table class="scoresheet"><tr>{head}</tr>{''.join(sheet_rows)}</table>""")
 
 
-def write_hand_page(path: Path, out: Path, back: tuple[str, str] | None = None) -> None:
-    out.write_text(hand_page(load_hand(path), back), encoding="utf-8")
+def write_hand_page(path: Path, out: Path, back: tuple[str, str] | None = None,
+                    where: str = "") -> None:
+    out.write_text(hand_page(load_hand(path), back, where), encoding="utf-8")
 
 
 def write_match_report(root: Path, out: Path, *, title: str = "",
@@ -350,7 +372,9 @@ def write_match_report(root: Path, out: Path, *, title: str = "",
     written = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and (p / "game.log").exists()):
         page = pages_dir / f"{folder.name}.html"
-        write_hand_page(folder, page, (f"../{out.name}", title or "the match"))
+        # A tournament's title names the table, then its players: the table is the where.
+        write_hand_page(folder, page, (f"../{out.name}", title or "the match"),
+                        title.partition(" — ")[0])
         gid = folder.name.split("-", 1)[-1]
         links[gid] = f"{pages_dir.name}/{page.name}"
         written.append(page)

@@ -39,7 +39,8 @@ class DefaultRuleset(Ruleset):
     title = "docs/SPEC.md's contest"
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "groups", "on_fault",
-                            "announce", "listen", "token", "work_dir", "serve"}) | LIMITS | TABLE,
+                            "announce", "listen", "token", "work_dir", "serve", "title"})
+        | LIMITS | TABLE,
         "check-bot": frozenset({"hands", "seed"}) | LIMITS | TABLE,
         "replay": frozenset({"at", "codes", "html_out", "seat", "bot", "hard_limit",
                              "mem_limit", "cpu_limit", "file_limit"}),
@@ -88,7 +89,7 @@ class DefaultRuleset(Ruleset):
             ais, argvs, seed=seed, groups=args["groups"], verbose=args["verbose"],
             log_dir=log_dir if logs else None, hard_limit=args["hard_limit"],
             join_limit=args["join_limit"], on_fault=on_fault, announce=args["announce"],
-            remote=remote, sandbox=bot_sandbox, serve=serve)
+            remote=remote, sandbox=bot_sandbox, serve=serve, title=args.get("title") or "")
         return status
 
     def check_bot(self, args: CommandArgs) -> int:

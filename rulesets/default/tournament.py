@@ -50,8 +50,10 @@ def fault_notes(summary: HandSummary, root: Path) -> list[FaultNote]:
         notes.append(FaultNote(summary.plan.number + 1, player, cause, tail, file,
                                summary.stdout.get(player)))
     for player, reports in summary.reports.items():  # bugs its framework answered for
-        notes += [FaultNote(summary.plan.number + 1, player, cause, charged=False)
-                  for cause in bot_error_causes(reports)]
+        notes += [FaultNote(summary.plan.number + 1, player, cause, charged=False,
+                            problem=f"own code: {what}")
+                  for what, cause in zip(reports.distinct, bot_error_causes(reports),
+                                         strict=True)]
     return notes
 
 
@@ -68,7 +70,8 @@ def table_rows(result: MatchResult) -> list[TableRow]:
             rows.append(TableRow(h.plan.number, h.plan.group, h.plan.deal_index, seat, player,
                                  h.points[player], player in faulted, winner == seat,
                                  winner is None, kind, fines=h.fines[player],
-                                 stalls=h.outcome.host_stalls[seat]))
+                                 stalls=h.outcome.host_stalls[seat],
+                                 errors=h.reports[player].count if player in h.reports else 0))
     return rows
 
 

@@ -327,6 +327,9 @@ def match(
     time_limit: Annotated[float | None, typer.Option(min=0.05, help=BOTZONE["time_limit"])] = None,
     serve: Annotated[str | None, typer.Option(help=SERVE_HELP + " (writes the log folder, "
                                               "as -d)", show_default=False)] = None,
+    title: Annotated[str | None, typer.Option(
+        help="The title of the match's pages (the live page, the report) [default: the "
+             "log folder's name]", show_default=False)] = None,
 ) -> None:
     """Run a match: server AI1 AI2 AI3 AI4 [-v] [-d] (--ruleset botzone: Botzone bots)."""
     checked_bind(serve)
@@ -557,6 +560,10 @@ def tournament(
     handins: Annotated[bool, typer.Option(
         "--handins", help="With --serve: take bots handed in through its page too (one "
         "server, one port; tokens: 'server tokens'); not stored")] = False,
+    title: Annotated[str | None, typer.Option(
+        help="The title of the tournament's pages (the live page, the report), e.g. "
+             "\"CS 101 contest\"; stored, and --resume may change it [default: --out's "
+             "name]", show_default=False)] = None,
 ) -> None:
     """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
     from server.tournament import FORMATS, EntriesError, default_jobs
@@ -588,7 +595,7 @@ def tournament(
                                   mem_limit=mem_limit, cpu_limit=cpu_limit,
                                   file_limit=file_limit, sandbox=sandbox, work_dir=work_dir,
                                   ruleset=ruleset, variant=variant, walls=walls,
-                                  orders=orders, time_limit=time_limit)
+                                  orders=orders, time_limit=time_limit, title=title)
     except EntriesError as exc:
         refuse(exc)
     if bots is not None and bots.is_dir():

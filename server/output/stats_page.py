@@ -9,8 +9,15 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+# Fits 1280 px (a projector) with every column: the numbers stay on one line, while
+# the headers, the histograms and the fault counts wrap and a long name is cut (whole on
+# hover), so a bot with thirty kinds of fan widens nothing.
 STYLE = ("<style>table.botstats td, table.botstats th{padding:2px 6px;white-space:nowrap}"
-         "table.botstats .small{font-size:85%}</style>")
+         "table.botstats th{white-space:normal;vertical-align:bottom}"
+         "table.botstats .small{font-size:85%}"
+         "table.botstats td.small{white-space:normal;min-width:7em;max-width:13em}"
+         "table.botstats td.name{max-width:10em;overflow:hidden;text-overflow:ellipsis}"
+         "</style>")
 
 
 def _num(value: Any, digits: int = 1) -> str:
@@ -19,8 +26,15 @@ def _num(value: Any, digits: int = 1) -> str:
     return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
+def _ms(value: Any) -> str:
+    """Milliseconds: a tenth below 100 ms, whole beyond (1235, not 1234.5)."""
+    return _num(value, 1 if isinstance(value, float) and value < 100 else 0)
+
+
 def _pairs(counts: Mapping[str, int], sep: str) -> str:
-    return " ".join(f"{k}{sep}{v}" for k, v in counts.items()) or "–"
+    """``k{sep}v`` for each count, escaped; a line breaks between pairs, never inside one."""
+    return " ".join(f"<span style='white-space:nowrap'>{html.escape(f'{k}{sep}{v}')}</span>"
+                    for k, v in counts.items()) or "–"
 
 
 def stats_section(names: Sequence[str], stats: Sequence[Mapping[str, Any] | None], *,
@@ -34,14 +48,15 @@ def stats_section(names: Sequence[str], stats: Sequence[Mapping[str, Any] | None
             continue
         times = s.get("answer_ms") or {}
         answer = ("–" if not times else
-                  f"{_num(times['median'])} / {_num(times['p95'])} / {_num(times['max'])}")
+                  f"{_ms(times['median'])} / {_ms(times['p95'])} / {_ms(times['max'])}")
         rows.append(
-            f"<tr><td>{esc(name)}</td><td class=num>{s['games']}</td>"
+            f"<tr><td class=name title='{esc(name)}'>{esc(name)}</td>"
+            f"<td class=num>{s['games']}</td>"
             f"<td class=num>{s['wins']}</td><td class=num>{s['self_drawn']}</td>"
             f"<td class=num>{s['on_discard']}</td><td class=num>{s['dealt_in']}</td>"
             f"<td class=num>{s['claims']}</td><td class=num>{_num(s['mean_fan'], 2)}</td>"
-            f"<td class=small>{esc(_pairs(s['fan_histogram'], '×'))}</td>"
-            f"<td class=small>{esc(_pairs(s['faults'], ' '))}</td>"
+            f"<td class=small>{_pairs(s['fan_histogram'], '×')}</td>"
+            f"<td class=small>{_pairs(s['faults'], ' ')}</td>"
             f"<td class=num>{esc(answer)}</td><td class=num>{_num(s['peak_memory_mb'])}</td>"
             f"<td class=num>{_num(s['cpu_seconds'], 2)}</td></tr>")
     if not rows:

@@ -447,6 +447,10 @@ class FaultNote:
     stdout_tail: bytes | None = None  # what it wrote on stdout that the protocol refused
     charged: bool = True  # False: a bug the bot's framework answered for (no fault)
     unit: str = "hand"  # what the table plays: "hand", or "game" for a turn-based ruleset
+    # What makes two notes the same problem on the console, said once and then counted;
+    # empty: the cause and the last line of its stderr (a framework's report names its
+    # problem apart from this hand's count and detail).
+    problem: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +469,9 @@ class TableRow:
     result: str  # how the game ended, one word (HU, HUANG, WA, TLE...; the default: kind)
     fines: int = 0  # the default ruleset's lateness fines (in ``points`` already)
     stalls: int = 0  # the host's stalls the seat's clock was spared (the default ruleset)
+    # Decisions the bot's own framework answered for after its code raised or answered
+    # illegally (``protocol.bot_errors``): no fault, but its author must see them.
+    errors: int = 0
 
 
 def distinct_names(names: Sequence[str]) -> list[str]:

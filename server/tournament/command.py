@@ -98,6 +98,7 @@ _COLUMNS: tuple[tuple[str, Callable[[Standing], str | Text], bool], ...] = (
     ("drawn", lambda s: str(s.draws), False),
     ("fines", lambda s: str(s.fines), True),
     ("faults", lambda s: str(s.faults), True),
+    ("errors", lambda s: str(s.errors), True),  # only when a bot's framework answered for it
     ("stalls", lambda s: str(s.stalls), False),
 )
 FULL_WIDTH = 120  # columns the whole standings table needs; narrower consoles get fewer
@@ -116,6 +117,8 @@ def standings_table(st: Standings, title: str, width: int | None = None,
     columns = [c for c in _COLUMNS if width is None or width >= FULL_WIDTH or c[2]]
     if all(s.rank_points is None for s in st.rows):
         columns = [c for c in columns if c[0] != "rank pts"]
+    if not any(s.errors for s in st.rows):
+        columns = [c for c in columns if c[0] != "errors"]
     if unit != "hand":
         columns = [(_GAME_WORDS.get(h, h), cell, keep) for h, cell, keep in columns
                    if h not in _NOT_IN_GAMES]
@@ -297,7 +300,9 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
                 else table_dir(config.out, plan) / note.stderr_file
             where = f"r{plan.round}t{plan.table} {note.unit} {note.hand}"
             who = f"{name} (P{note.player})"
-            if repeats.first(fault_key(name, note.cause, note.stderr_tail), name, where):
+            key = (name, note.problem) if note.problem \
+                else fault_key(name, note.cause, note.stderr_tail)
+            if repeats.first(key, name, where):
                 line = fault_line(where, who, note.cause, note.stderr_tail, file,
                                   stdout_tail=note.stdout_tail) \
                     if note.charged else f"{where}: {who}: {note.cause}"
@@ -456,7 +461,8 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
             jobs=int(str(settings["jobs"])), hero=int(meta["hero"] or 0),
             remote=remote_for(entries, listen, tokens, resume=True), options=options,
             sandbox=hiding(sandbox, out), ruleset=ruleset, settings=ruleset_settings,
-            bots=Path(meta["bots"]) if meta.get("bots") else None)
+            bots=Path(meta["bots"]) if meta.get("bots") else None,
+            title=str(settings.get("title") or meta.get("title") or ""))
     ruleset, ruleset_settings = ruleset_from(settings, stored)
     entries = load_entries(bots, ruleset)
     if ruleset != DEFAULT and any(e.remote is not None for e in entries):
@@ -486,7 +492,9 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
                             else int(str(settings["hands"])),
                             jobs=int(str(settings["jobs"])), hero=hero, remote=remote,
                             options=options, sandbox=hiding(sandbox, out), ruleset=ruleset,
-                            settings=ruleset_settings, bots=bots.resolve())
+                            settings=ruleset_settings, bots=bots.resolve(),
+                            title=str(settings.get("title") or (stored or {}).get("title")
+                                      or ""))
 
 
 def hiding(sandbox: Sandbox, out: Path) -> Sandbox:

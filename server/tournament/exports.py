@@ -36,7 +36,7 @@ GAMES_CSV = "games.csv"  # a turn-based ruleset's (Botzone, NOI 2014): per seat 
 # The per-hand CSV's columns; a turn-based ruleset's say game, wall and order for hand,
 # group and deal, and have no fines or host stalls (its tables have neither).
 HAND_COLUMNS = ("round", "table", "hand", "group", "deal", "seat", "bot", "fill_in", "points",
-                "fines", "host_stalls", "won", "drawn", "faulted", "result")
+                "fines", "host_stalls", "won", "drawn", "faulted", "bot_errors", "result")
 GAME_COLUMNS = ("round", "table", "game", "wall", "order", "seat", "bot", "fill_in", "points",
                 "won", "drawn", "faulted", "result")
 
@@ -128,4 +128,5 @@ def write_games_csv(path: Path, rows: Sequence[tuple[HandRow, str]], names: Sequ
             head = [h.round, h.table, h.hand + 1, h.group + 1 if hand else h.group,
                     h.deal + 1, h.seat, names[h.entry], int(fill_ins[h.entry]), h.points]
             extra = [h.fines, h.stalls] if hand else []
-            w.writerow([*head, *extra, int(h.won), int(h.drawn), int(h.faulted), result])
+            errors = [h.errors] if hand else []
+            w.writerow([*head, *extra, int(h.won), int(h.drawn), int(h.faulted), *errors, result])

@@ -47,7 +47,7 @@ from server.tournament.store import Entry, ProgramRow
 
 COLUMNS = ("rank", "bot", "tables", "hands", "points", "per_hand", "ci_low", "ci_high",
            "duplicate", "rating", "mu", "sigma", "wins", "draws", "fines", "faults",
-           "host_stalls")
+           "host_stalls", "bot_errors")
 # Before "points" where the ruleset ranks by them (Botzone); always a key of the JSON rows
 # (null where the ruleset ranks by points).
 RANK_POINTS = "rank_points"
@@ -55,7 +55,7 @@ RANK_POINTS = "rank_points"
 HEADERS = {
     "rank_points": "rank points",
     "per_hand": "points per hand", "ci_low": "95% CI low", "ci_high": "95% CI high",
-    "duplicate": "duplicate score", "host_stalls": "host stalls",
+    "duplicate": "duplicate score", "host_stalls": "host stalls", "bot_errors": "bot errors",
 }
 # The chart's series: Okabe and Ito's colour-blind-safe palette (its yellow left out: too
 # pale on the page), then the same hues again with dashes, dots, dash-dots.
@@ -71,7 +71,7 @@ def _num(x: float) -> float | None:
 def row_values(s: Standing) -> list[Any]:
     return [s.rank, s.name, s.tables, s.hands, tidy(s.points), _num(s.per_hand), _num(s.ci_low),
             _num(s.ci_high), _num(s.duplicate), _num(s.rating), _num(s.mu), _num(s.sigma),
-            s.wins, s.draws, s.fines, s.faults, s.stalls]
+            s.wins, s.draws, s.fines, s.faults, s.stalls, s.errors]
 
 
 def columns_of(standings: Standings) -> tuple[str, ...]:
@@ -396,10 +396,16 @@ def _rank_points(s: Standing) -> str:
     return "" if s.rank_points is None else str(tidy(s.rank_points))
 
 
-def main_columns(unit: str, rank_points: bool = False) -> list[tuple[str, str, Any]]:
+_ERRORS_TIP = ("decisions the bot's own framework answered for after its code raised or "
+               "answered illegally: no fault, but a bug to fix (its stderr says where)")
+
+
+def main_columns(unit: str, rank_points: bool = False,
+                 errors: bool = False) -> list[tuple[str, str, Any]]:
     """The standings' columns on the page itself, so that 12 bots fit 1280 px: (header,
     hover text, cell). The rest are one click away (``details_table``). ``rank_points``:
-    the ruleset ranks by them (Botzone), shown before the points."""
+    the ruleset ranks by them (Botzone), shown before the points; ``errors``: a bot's
+    framework answered for its code (``protocol.bot_errors``), shown after the faults."""
     return [
         ("#", "rank", lambda s: str(s.rank)),
         ("bot", "", lambda s: s.name),
@@ -413,6 +419,7 @@ def main_columns(unit: str, rank_points: bool = False) -> list[tuple[str, str, A
         (f"{unit}s", f"{unit}s played", lambda s: str(s.hands)),
         ("won", f"{unit}s won", lambda s: str(s.wins)),
         ("faults", f"{unit}s where the bot faulted", lambda s: str(s.faults)),
+        *([("bot errors", _ERRORS_TIP, lambda s: str(s.errors))] if errors else []),
     ]
 
 
@@ -436,6 +443,7 @@ def detail_columns(unit: str, rank_points: bool = False) -> list[tuple[str, Any]
         cols.append(("fines", lambda s: str(s.fines)))
     cols.append(("faults", lambda s: str(s.faults)))
     if unit == "hand":
+        cols.append(("bot errors", lambda s: str(s.errors)))
         cols.append(("host stalls", lambda s: str(s.stalls)))
     return cols
 
@@ -447,7 +455,8 @@ def _by_rank_points(standings: Standings) -> bool:
 def standings_html(standings: Standings, unit: str) -> str:
     """The standings: the main columns, then every column a click away."""
     esc = html.escape
-    cols = main_columns(unit, _by_rank_points(standings))
+    cols = main_columns(unit, _by_rank_points(standings),
+                        any(s.errors for s in standings.rows))
     head = "".join(f"<th{'' if h == 'bot' else ' class=num'}"
                    + (f" title='{esc(tip)}'" if tip else "") + f">{esc(h)}</th>"
                    for h, tip, _ in cols)
@@ -455,8 +464,26 @@ def standings_html(standings: Standings, unit: str) -> str:
         f"<td class=bot>{esc(cell(s))}</td>" if h == "bot" else
         f"<td class=num>{esc(cell(s))}</td>" for h, _, cell in cols) + "</tr>"
         for s in standings.rows)
+    note = rating_note(standings, unit)
     return (f"<table class='standings'><thead><tr>{head}</tr></thead><tbody>{body}</tbody>"
-            f"</table>\n{details_table(standings, unit)}")
+            f"</table>\n" + (f"<p class='note rating-note'>{esc(note)}</p>\n" if note else "")
+            + details_table(standings, unit))
+
+
+def rating_note(standings: Standings, unit: str = "hand") -> str:
+    """A word when the rating orders two bots the other way round from the ranking (the
+    first such pair), saying why: "" when the two orders agree."""
+    rows = standings.rows
+    for i, above in enumerate(rows):
+        for below in rows[i + 1:]:
+            if below.rank > above.rank and below.rating > above.rating:
+                by = "rank points" if _by_rank_points(standings) else "points"
+                return (f"{below.name} has the higher rating though {above.name} ranks above "
+                        f"it: the ranking sums {by} over every {unit}, while the rating "
+                        "(OpenSkill) counts only each table's finishing order, and less "
+                        "for a bot seen at fewer tables: a bot that often finishes ahead "
+                        "by a little can rate above one that wins less often by more.")
+    return ""
 
 
 def details_table(standings: Standings, unit: str) -> str:
@@ -566,7 +593,7 @@ def html_page(standings: Standings, entries: list[Entry], plans: list[TablePlan]
         rounds.setdefault(p.round, []).append(f"<li>{cell}: {who}</li>")
     tables = "".join(f"<h3 id='round-{r}'>Round {r}</h3><ul class='tables'>{''.join(items)}"
                      "</ul>" for r, items in sorted(rounds.items()))
-    title = f"Tournament ({meta.get('format', '')}" + \
+    title = f"{meta.get('title') or 'Tournament'} ({meta.get('format', '')}" + \
         (f", seed {meta.get('seed', '')})" if over else ")")
     stalls = f"; host stalls: {host_stalls}" if unit == "hand" else ""
     return page(title, f"""<style>{_TOURNAMENT_STYLE}</style>

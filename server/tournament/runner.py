@@ -101,6 +101,7 @@ class TournamentConfig:
     ruleset: str = DEFAULT  # a name in server.seam.registry: it plays the tables
     settings: Mapping[str, str] = field(default_factory=dict)  # the ruleset's own, stored
     bots: Path | None = None  # BOTS (absolute), read again when each table starts (hand-ins)
+    title: str = ""  # --title: the pages' title (empty: the output folder's name)
 
     def meta(self) -> dict[str, str]:
         ruleset = {} if self.ruleset == DEFAULT else {"ruleset": self.ruleset, **self.settings}
@@ -108,7 +109,8 @@ class TournamentConfig:
         return {"format": self.format, "seed": str(self.seed), "rounds": str(self.rounds),
                 "groups": str(self.groups), "hands": str(self.hands or ""),
                 "hero": str(self.hero if self.format == "gauntlet" else ""),
-                **rules_meta(self.options, self.sandbox), **ruleset, **bots}
+                **rules_meta(self.options, self.sandbox), **ruleset, **bots,
+                **({"title": self.title} if self.title else {})}
 
     def fill_in_count(self) -> int:
         n = len(self.entries)

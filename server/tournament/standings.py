@@ -11,7 +11,8 @@
   final order (by points at that table, ties shared) as the ranking, tables
   taken in (round, table) order so the result never depends on which table
   finished first. Shown as the ordinal mu - 3 sigma.
-* wins (hands won), draws (hands nobody won), fines, faults, host stalls;
+* wins (hands won), draws (hands nobody won), fines, faults, errors (decisions a
+  bot's own framework answered for, ``protocol.bot_errors``), host stalls;
   head to head: for each pair, the tables where one finished ahead of, level
   with, or behind the other.
 
@@ -68,6 +69,7 @@ class HandRow:
     stalls: int  # host stalls: answers whose fine was lowered for the host's delay
     won: bool
     drawn: bool  # nobody won the hand
+    errors: int = 0  # decisions its own framework answered for (``TableRow.errors``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,7 @@ class Standing:
     draws: int = 0
     fines: int = 0
     faults: int = 0
+    errors: int = 0  # decisions its own framework answered for: no fault, a bug to show
     stalls: int = 0
     rank: int = 0  # 1 for the best; bots equal on the ranking's keys share it
     rank_points: float | None = None  # the IJCAI rank points; None: not ranked by them
@@ -285,6 +288,7 @@ def standings(names: Sequence[str], tables: Sequence[TableResult],
         s.points += h.points
         s.fines += h.fines
         s.faults += h.faulted
+        s.errors += h.errors
         s.stalls += h.stalls
         s.wins += h.won
         s.draws += h.drawn

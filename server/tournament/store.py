@@ -8,7 +8,8 @@ tables; ``--resume`` plays the rest. The schema (see docs/reference/formats.md,
 
     meta(key, value)                       format, seed, rounds, groups, hands, bots, ...
                                            bots: the BOTS file or folder, re-read for
-                                           hand-ins (absent in files of older versions)
+                                           hand-ins (absent in files of older versions);
+                                           title: --title, the pages' (absent: none given)
     entries(id, name, command, fill_in)    command: JSON, the latest handed in
     tables(round, tbl, seed, players, status, log_dir, started_at, finished_at, node)
                                            players: JSON list of entry ids, P0..P3
@@ -17,7 +18,10 @@ tables; ``--resume`` plays the rest. The schema (see docs/reference/formats.md,
                                            host name, or a Ray node: host/node id)
     results(round, tbl, player, entry, points, fines, faults, wins, draws, stalls, hands)
     hands(round, tbl, hand, grp, deal, seat, entry, points, fines, faulted, stalls,
-          won, drawn, result)
+          won, drawn, result, errors)
+                                           errors: decisions the bot's own framework
+                                           answered for (protocol.bot_errors); 0 in
+                                           tables played by older versions
     programs(round, tbl, player, entry, command, hash)
                                            what each player played the table with:
                                            command as handed in (JSON), hash
@@ -75,7 +79,7 @@ CREATE TABLE IF NOT EXISTS hands (
     entry INTEGER NOT NULL REFERENCES entries(id), points INTEGER NOT NULL,
     fines INTEGER NOT NULL, faulted INTEGER NOT NULL, stalls INTEGER NOT NULL,
     won INTEGER NOT NULL, drawn INTEGER NOT NULL, result TEXT NOT NULL,
-    PRIMARY KEY (round, tbl, hand, seat));
+    errors INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (round, tbl, hand, seat));
 CREATE TABLE IF NOT EXISTS programs (
     round INTEGER NOT NULL, tbl INTEGER NOT NULL, player INTEGER NOT NULL,
     entry INTEGER NOT NULL REFERENCES entries(id), command TEXT NOT NULL,
@@ -87,7 +91,7 @@ CREATE TABLE IF NOT EXISTS replays (
 """
 
 # Settings a resume may change: stored anew (BOTS given again, or from elsewhere).
-CHANGEABLE = ("bots",)
+CHANGEABLE = ("bots", "title")
 
 
 def _names(entries: Sequence[Entry]) -> str:
@@ -150,6 +154,9 @@ class Store:
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(tables)")}
             if "node" not in columns:  # a file of an older version
                 self.db.execute("ALTER TABLE tables ADD COLUMN node TEXT")
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(hands)")}
+            if "errors" not in columns:
+                self.db.execute("ALTER TABLE hands ADD COLUMN errors INTEGER NOT NULL DEFAULT 0")
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: not a tournament's file ({reason(exc)})") from None
 
@@ -259,9 +266,11 @@ class Store:
                 [(plan.round, plan.table, i, p.entry, p.points, p.fines, p.faults, p.wins,
                   p.draws, p.stalls, p.hands) for i, p in enumerate(players)])
             self.db.executemany(
-                "INSERT OR REPLACE INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO hands (round, tbl, hand, grp, deal, seat, entry, "
+                "points, fines, faulted, stalls, won, drawn, result, errors) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(h.round, h.table, h.hand, h.group, h.deal, h.seat, h.entry, h.points, h.fines,
-                  int(h.faulted), h.stalls, int(h.won), int(h.drawn), res)
+                  int(h.faulted), h.stalls, int(h.won), int(h.drawn), res, h.errors)
                  for h, res in zip(hands, results, strict=True)])
             self.db.executemany(
                 "INSERT OR REPLACE INTO programs VALUES (?, ?, ?, ?, ?, ?)",
@@ -315,19 +324,20 @@ class Store:
                     "WHERE t.status = 'done' ORDER BY p.round, p.tbl, p.player")]
 
     def hand_rows(self) -> list[HandRow]:
-        return [HandRow(r, t, h, g, d, s, e, p, f, bool(fa), st, bool(w), bool(dr))
-                for r, t, h, g, d, s, e, p, f, fa, st, w, dr in self.db.execute(
+        return [HandRow(r, t, h, g, d, s, e, p, f, bool(fa), st, bool(w), bool(dr), er)
+                for r, t, h, g, d, s, e, p, f, fa, st, w, dr, er in self.db.execute(
                     "SELECT h.round, h.tbl, h.hand, h.grp, h.deal, h.seat, h.entry, h.points, "
-                    "h.fines, h.faulted, h.stalls, h.won, h.drawn FROM hands h "
+                    "h.fines, h.faulted, h.stalls, h.won, h.drawn, h.errors FROM hands h "
                     "JOIN tables t ON t.round = h.round AND t.tbl = h.tbl "
                     "WHERE t.status = 'done' ORDER BY h.round, h.tbl, h.hand, h.seat")]
 
     def hand_results(self) -> list[tuple[HandRow, str]]:
         """Every hand (game) row of the finished tables with its result, in play order."""
-        return [(HandRow(r, t, h, g, d, s, e, p, f, bool(fa), st, bool(w), bool(dr)), res)
-                for r, t, h, g, d, s, e, p, f, fa, st, w, dr, res in self.db.execute(
+        return [(HandRow(r, t, h, g, d, s, e, p, f, bool(fa), st, bool(w), bool(dr), er), res)
+                for r, t, h, g, d, s, e, p, f, fa, st, w, dr, res, er in self.db.execute(
                     "SELECT h.round, h.tbl, h.hand, h.grp, h.deal, h.seat, h.entry, h.points, "
-                    "h.fines, h.faulted, h.stalls, h.won, h.drawn, h.result FROM hands h "
+                    "h.fines, h.faulted, h.stalls, h.won, h.drawn, h.result, h.errors "
+                    "FROM hands h "
                     "JOIN tables t ON t.round = h.round AND t.tbl = h.tbl "
                     "WHERE t.status = 'done' ORDER BY h.round, h.tbl, h.hand, h.seat")]
 

@@ -87,7 +87,7 @@ async def play_table(job: TableJob, root: Path, on_hand: HandListener | None = N
         live.close()
     hands = [HandRow(plan.round, plan.table, r.game, r.group, r.deal, r.seat,
                      plan.players[r.player], r.points, r.fines, r.faulted, r.stalls, r.won,
-                     r.drawn)
+                     r.drawn, r.errors)
              for r in rows]
     results = []
     for player, entry in enumerate(plan.players):

@@ -49,7 +49,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import Receive, Scope, Send
 
 from server.seam.errors import InputError
-from server.web.feeds import Watch, folder_index
+from server.web.feeds import Watch, folder_index, folder_title
 from server.web.folders import kind_of, safe_path, withheld
 from server.web.handins import HandinSettings
 from server.web.handins import routes as handin_routes
@@ -296,7 +296,7 @@ def build_app(root: Path, *, handins: HandinSettings | None = None,
             return HTMLResponse(index_page(name, index))
         query = "" if rel == "." else "?dir=" + quote(rel)
         handin = "../" * depth + handin_path.lstrip("/") if handin_path else None
-        return HTMLResponse(live_page(name, "../" * depth + "api/", query, kind,
+        return HTMLResponse(live_page(folder_title(folder), "../" * depth + "api/", query, kind,
                                       handin=handin))
 
     @asynccontextmanager

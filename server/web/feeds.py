@@ -38,6 +38,7 @@ from server.web.folders import (
     sealed_names,
     sub_folders,
 )
+from server.web.tokens import tournament_meta
 
 Event = tuple[str, Any]  # (SSE event name, JSON data)
 
@@ -303,6 +304,19 @@ class Watch:
                 "over": over, "report": report}
 
 
+def folder_title(folder: Path) -> str:
+    """The title a run was given (``--title``: a tournament's stored setting, a match's
+    match.json), else the folder's name."""
+    kind = kind_of(folder)
+    given: Any = None
+    if kind == "tournament":
+        given = (tournament_meta(folder) or {}).get("title")
+    elif kind == "match":
+        data = read_json(folder / MATCH)
+        given = data.get("title") if isinstance(data, dict) else None
+    return str(given) if given else folder.name
+
+
 def read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
@@ -375,6 +389,7 @@ def rows_from_match(data: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
         rows = [{"bot": players[i].get("name"), "hands": data.get("hands_played"),
                  "points": players[i].get("total"), "wins": players[i].get("wins"),
                  "fines": players[i].get("fines"), "faults": players[i].get("faults"),
+                 "bot_errors": players[i].get("bot_errors"),
                  "stats": players[i].get("stats")} for i in order]
         return ranked(sorted(rows, key=lambda r: -(r["points"] or 0))), "hand"
     return [], "game"

@@ -73,7 +73,7 @@ from starlette.routing import BaseRoute, Route
 
 from server.bots.leftovers import stop_earlier_bots
 from server.bots.remote import PREFIX as REMOTE
-from server.output.pages import page
+from server.output.pages import back_link, page
 from server.seam.errors import InputError
 from server.seam.registry import DEFAULT, load
 from server.tournament.uploads import student_dir, write_current
@@ -209,11 +209,14 @@ def _size(n: int) -> str:
 
 
 def form_html(settings: HandinSettings, said: str = "", *, sandboxed: bool = True) -> str:
-    """The upload form, with what was said about the last upload above it (and, when
-    the teacher opted out of the sandbox, that programs run without one)."""
+    """The upload form (under the page's one heading, with a link back to the live
+    page), with what was said about the last upload above it (and, when the teacher
+    opted out of the sandbox, that programs run without one)."""
     s = settings
     where = "in the tournament's sandbox" if sandboxed else "without a sandbox"
-    body = (f"<h1>Hand in your bot</h1>{'' if sandboxed else UNSANDBOXED}{said}"
+    # The page is /handin beside the live page, /: "./" leads back from either.
+    body = (f"{back_link(('./', 'the live page: standings, tables, faults'))}"
+            f"{'' if sandboxed else UNSANDBOXED}{said}"
             f'<form method="post" action="{PATH}" enctype="multipart/form-data">'
             '<p><label>Your token <input type="password" name="token" autocomplete="off" '
             'size="60" required></label></p>'
@@ -235,9 +238,11 @@ def _result_html(settings: HandinSettings, answer: Answer, sandboxed: bool = Tru
     ok = answer.status == 200
     colour = "#172" if ok else "#b22"
     report = f"<pre>{html.escape(answer.report)}</pre>" if answer.report else ""
+    # Whose bot it was (the token's entry), so a student sees the upload went to them.
+    whose = f" {answer.name}'s bot" if answer.name else ""
     said = (f'<div style="border:2px solid {colour};padding:.5em 1em;background:#fff">'
-            f'<p style="color:{colour};font-weight:bold">{"Taken" if ok else "Refused"}: '
-            f"{html.escape(answer.reason)}</p>{report}</div>")
+            f'<p style="color:{colour};font-weight:bold">{"Taken" if ok else "Refused"}'
+            f"{html.escape(whose)}: {html.escape(answer.reason)}</p>{report}</div>")
     return form_html(settings, said, sandboxed=sandboxed)
 
 

@@ -62,6 +62,7 @@ main { padding: .5em 1em; max-width: 1280px; }
 h2 { font-size: 1.05em; margin: .8em 0 .3em; }
 .top { display: grid; grid-template-columns: minmax(0, max-content) minmax(16em, 1fr); gap: 1em; }
 #standings { overflow-x: auto; }
+#standings th { white-space: normal; vertical-align: bottom; }  /* "bot errors" in two lines */
 table { border-collapse: collapse; background: #fff; font-size: .9em; }
 td, th { border: 1px solid #ccc; padding: .15em .35em; white-space: nowrap; }
 th { background: #e8e4d4; font-weight: 600; } td.num, th.num { text-align: right; }
@@ -94,6 +95,7 @@ td.bot { font-weight: 600; max-width: 12em; overflow: hidden; text-overflow: ell
 .t.last { outline: 2px solid #c0392b; border-radius: 3px; }
 .lastline { font-size: .9em; color: #333; margin-top: .2em; }
 .muted { color: #777; font-size: .9em; }
+.times { font-weight: bold; color: #b22; }
 details { margin: .2em 0; } summary { cursor: pointer; }
 ul.hands { margin: .2em 0 .4em; padding-left: 1.3em; font-size: .9em; }
 """
@@ -149,20 +151,40 @@ function drawPicture(p) {
 
 const HEAD = {rank: "#", bot: "bot", tables: "tables", hands: "hands", games: "games",
   points: "points", per_hand: "/hand", rank_points: "rank pts", score: "score",
-  rating: "rating", wins: "wins", faults: "faults", fines: "fines", penalties: "penalties"};
+  rating: "rating", wins: "wins", faults: "faults", fines: "fines", penalties: "penalties",
+  bot_errors: "bot errors"};
 const MAIN = ["rank", "bot", "tables", "hands", "games", "rank_points", "points", "score",
-  "per_hand", "rating", "wins", "faults"];
+  "per_hand", "rating", "wins", "fines", "faults", "bot_errors"];
+// Shown only where some bot has one: a turn-based ruleset has no fines, and most bots'
+// frameworks never answer for their code.
+const WHEN_ANY = new Set(["fines", "bot_errors"]);
 const STATS = [["win %", s => s.games ? (100 * s.wins / s.games).toFixed(0) : ""],
   ["deal-ins", s => s.dealt_in], ["mean fan", s => s.mean_fan === null ? "–" : s.mean_fan],
   ["answer ms", s => s.answer_ms ? s.answer_ms.median : "–"],
   ["peak MB", s => s.peak_memory_mb ?? "–"]];
 const fmt = v => typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : (v ?? "");
 
+// A word where the rating orders two bots the other way from the ranking, and why
+// (server.tournament.report.rating_note says the same on the report).
+function ratingNote(rows) {
+  for (let i = 0; i < rows.length; i++)
+    for (let j = i + 1; j < rows.length; j++) {
+      const a = rows[i], b = rows[j];
+      if (typeof a.rating === "number" && typeof b.rating === "number"
+          && b.rank > a.rank && b.rating > a.rating)
+        return `<p class="muted">${esc(b.bot)} has the higher rating though ${esc(a.bot)} `
+          + `ranks above it: the ranking sums points, while the rating (OpenSkill) counts `
+          + `only each table's finishing order, and less for a bot seen at fewer tables.</p>`;
+    }
+  return "";
+}
+
 function drawStandings() {
   const st = state.standings || {};
   const rows = st.standings || [];
   if (!rows.length) { setHTML("standings", `<p class="muted">No table has finished yet.</p>`); return; }
-  const cols = MAIN.filter(c => rows.some(r => r[c] !== undefined && r[c] !== null));
+  const cols = MAIN.filter(c => rows.some(r => r[c] !== undefined && r[c] !== null
+    && (!WHEN_ANY.has(c) || r[c] !== 0)));
   const stats = rows.some(r => r.stats) ? STATS : [];
   let h = "<table><tr>" + cols.map(c => `<th class="${c === "bot" ? "" : "num"}">${esc(HEAD[c] || c)}</th>`).join("")
     + stats.map(s => `<th class="num">${esc(s[0])}</th>`).join("") + "</tr>";
@@ -172,7 +194,8 @@ function drawStandings() {
       + stats.map(s => `<td class="num">${r.stats ? esc(fmt(s[1](r.stats))) : ""}</td>`).join("") + "</tr>";
     if (openRows.has(r.bot)) h += `<tr class="more"><td colspan="${cols.length + stats.length}">${details(r)}</td></tr>`;
   });
-  if (!setHTML("standings", h + "</table>")) return;
+  h += "</table>" + ratingNote(rows);
+  if (!setHTML("standings", h)) return;
   $("standings").querySelectorAll("tr.row").forEach(tr => tr.onclick = () => {
     const bot = rows[+tr.dataset.i].bot;
     openRows.has(bot) ? openRows.delete(bot) : openRows.add(bot);
@@ -192,21 +215,47 @@ function details(r) {
   return parts.join(" · ");
 }
 
+// A table whose hands are over but whose result the standings do not hold yet (the
+// server is storing it and writing the reports): still shown, as finishing.
+function finishing(f) {
+  if (!f.done) return false;
+  const st = state.standings || {};
+  if (st.kind !== "tournament") return !st.over;
+  return !(st.reports || []).some(r => r.report && f.key === r.report.replace(/\.html$/, ""));
+}
 function drawTables() {
-  const playing = Object.values(state.feeds).filter(f => f.in_play);
+  const playing = Object.values(state.feeds).filter(f => f.in_play || finishing(f));
   if (!playing.length) { setHTML("tables", `<p class="muted">No table is in play.</p>`); return; }
   setHTML("tables", playing.map(f => `<div class="card" data-key="${esc(f.key)}">`
-    + `<h3>${link(f.key ? f.key + "/" : "", f.title)}<span class="n">${esc(f.hand_title || "")}</span>`
+    + `<h3>${link(f.key ? f.key + "/" : "", f.title)}<span class="n">${esc(f.in_play ? f.hand_title || "" : "finishing")}</span>`
     + `<span class="n">${esc((f.players || []).join(", "))}</span></h3>`
-    + drawPicture(f.picture) + `</div>`).join(""));
+    + (f.in_play ? drawPicture(f.picture)
+       : `<p class="muted">Its last ${esc(f.unit || "hand")} is over: its result is being stored and the standings written.</p>`)
+    + `</div>`).join(""));
 }
 
 const lastLine = text => (text || "").trim().split("\n").pop().slice(-160);
 const unitOf = key => ((state.feeds[key] || {}).unit || "hand");
+const at = f => `${f.table_title}, ${unitOf(f.table)} ${f.n}`;
+// One bot's faults of one kind are one entry, its latest, with how often and since when:
+// a bot that crashes in every hand is one line, not one per hand. The kind is the cause
+// with its numbers left out (a time, an exit status, a step).
+function faultGroups() {
+  const groups = new Map();
+  for (const f of state.faults) {
+    const key = `${f.name}\u0000${String(f.cause || "").replace(/[0-9]+/g, "#")}`;
+    const g = groups.get(key) || {first: f, times: 0};
+    g.times += 1; g.last = f;
+    groups.delete(key); groups.set(key, g);  // the latest last
+  }
+  return [...groups.values()].reverse().slice(0, 60);
+}
 function drawFaults() {
-  const list = state.faults.slice(-60).reverse();
-  setHTML("faults", list.length ? list.map(f => `<div class="fault">`
-    + `<b>${esc(f.name)}</b> <span class="muted">${esc(f.table_title)}, ${esc(unitOf(f.table))} ${esc(f.n)}, seat ${esc(f.seat)}</span><br>`
+  const list = faultGroups();
+  setHTML("faults", list.length ? list.map(({first, last: f, times}) => `<div class="fault">`
+    + `<b>${esc(f.name)}</b> `
+    + (times > 1 ? `<span class="times">${esc(times)} times</span> <span class="muted">first ${esc(at(first))}, last ${esc(at(f))}</span>`
+       : `<span class="muted">${esc(at(f))}, seat ${esc(f.seat)}</span>`) + `<br>`
     + `<span class="cause">${esc(f.cause)}</span>`
     + (lastLine(f.stderr) ? `<br><code>${esc(lastLine(f.stderr))}</code>` : "")
     + (f.sealed ? `<br><span class="muted">what it wrote is shown once every table with this deal has played it</span>` : "")

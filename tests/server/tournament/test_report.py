@@ -11,6 +11,7 @@ cause and the bot's stderr, the ruleset's own words, and no path of the machine.
 from __future__ import annotations
 
 import csv
+import html
 import itertools
 import json
 import os
@@ -309,3 +310,25 @@ def test_botzone_says_games_and_has_no_fines_or_host_stalls(botzone_run: tuple[P
     _, default_console = default_run
     head = next(line for line in default_console.splitlines() if "┃" in line)
     assert "hands" in head and "fines" in head and "stalls" in head
+
+
+def test_a_rating_that_orders_two_bots_the_other_way_from_the_points_is_explained() -> None:
+    """alice has the most points from one big win; bob finished ahead at more tables."""
+    from server.tournament.report import rating_note, standings_html
+
+    names = ["alice", "bob", "cid", "dee"]
+    tables = [TableResult(1, 1, (0, 1, 2, 3), (60, -10, -20, -30)),
+              TableResult(2, 1, (0, 1, 2, 3), (-8, 2, 3, 3)),
+              TableResult(3, 1, (0, 1, 2, 3), (-8, 4, 2, 2)),
+              TableResult(4, 1, (0, 1, 2, 3), (-8, 4, 2, 2))]
+    hands = [HandRow(t.round, 1, 0, 0, 0, s, s, p, 0, False, 0, p > 0, False)
+             for t in tables for s, p in enumerate(t.points)]
+    st = standings(names, tables, hands, 4)
+    assert [s.name for s in st.rows][:2] == ["alice", "bob"]
+    assert st.rows[1].rating > st.rows[0].rating
+    note = rating_note(st)
+    assert note.startswith("bob has the higher rating though alice ranks above it")
+    assert "finishing order" in note
+    assert html.escape(note) in standings_html(st, "hand")
+    agreeing = standings(names, tables[:1], hands[:4], 4)
+    assert rating_note(agreeing) == "" and "rating-note" not in standings_html(agreeing, "hand")

@@ -579,3 +579,16 @@ async def test_the_page_and_every_answer_say_when_the_teacher_opted_out_of_the_s
         assert answer["sandbox"] == ("none" if bare else "bwrap"), kind
         assert (warned in form, warned in page) == (bare, bare), kind
         assert ("without a sandbox);" in form) == bare
+
+
+def test_the_page_has_one_heading_a_link_back_and_taken_names_the_student() -> None:
+    from server.web.handins import Answer, _result_html, form_html
+
+    form = form_html(QUICK)
+    assert form.count("<h1>") == 1 and "<h1>Hand in your bot</h1>" in form
+    assert "<p class='back'><a href='./'>" in form
+    taken = _result_html(QUICK, Answer(200, "upload 2 passed check-bot", name="alice"))
+    assert "Taken alice&#x27;s bot: upload 2 passed check-bot" in taken
+    assert taken.count("<h1>") == 1
+    refused = _result_html(QUICK, Answer(401, "no token"))
+    assert "Refused: no token" in refused
