@@ -27,7 +27,8 @@ def say_faults(console: Console, repeats: Repeats, summary: HandSummary,
         tail, path = summary.stderr.get(player, (None, None))
         if repeats.first(fault_key(who, cause, tail), who, where):
             console.print(fault_line(where, who, cause, tail, path,
-                                     stdout_tail=summary.stdout.get(player)),
+                                     stdout_tail=summary.stdout.get(player),
+                                     advice=summary.advice.get(player, "")),
                           markup=False, emoji=False, highlight=False)
     for player, reports in summary.reports.items():
         name = result.config.players[player].name

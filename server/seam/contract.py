@@ -447,6 +447,7 @@ class FaultNote:
     stdout_tail: bytes | None = None  # what it wrote on stdout that the protocol refused
     charged: bool = True  # False: a bug the bot's framework answered for (no fault)
     unit: str = "hand"  # what the table plays: "hand", or "game" for a turn-based ruleset
+    advice: str = ""  # what the bot's author should do, read from its stdout (or "")
 
 
 @dataclass(frozen=True, slots=True)
