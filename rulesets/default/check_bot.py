@@ -27,8 +27,9 @@ import trio
 from protocol.bot_errors import MARKER
 from rulesets.default.advice import buffered_line, fault_advice
 from rulesets.default.engine.rng import match_plan
+from rulesets.default.late import fine_after_host
 from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
-from rulesets.default.table import TranscriptLine, fine_after_host
+from rulesets.default.table import TranscriptLine
 from scoring.settlement import fine_for
 from server.bots.processes import KILL_GRACE, Peer, ProcessPeer
 from server.bots.seats import ProcessLauncher, Sandbox, SeatRequest, TableOptions

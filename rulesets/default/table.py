@@ -60,6 +60,7 @@ from rulesets.default.engine.hand import (
     Verdict,
     is_hard_limit,
 )
+from rulesets.default.late import fine_after_host
 from scoring.settlement import WinKind, fine_for
 from server.bots.processes import EOF_GRACE, Peer, ProcessPeer
 from server.bots.seats import TableOptions
@@ -131,11 +132,6 @@ class _Order:
 
 
 Stamped = tuple[int, str | FramingError | Eof, Stamp]
-
-
-def fine_after_host(elapsed_ms: float, limit_ms: int, host_ms: float) -> int:
-    """The fine of an answer of which the host held up ``host_ms``."""
-    return fine_for(round(elapsed_ms, 3) - round(host_ms, 3), limit_ms)
 
 
 def process_clock(pid: int) -> tuple[float, float] | None:

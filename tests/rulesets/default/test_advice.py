@@ -16,8 +16,7 @@ from rulesets.default.advice import buffered_line, fault_advice
 from rulesets.default.check_bot import check_bot, format_report
 from rulesets.default.console import say_faults
 from rulesets.default.engine.rng import match_plan
-from rulesets.default.match import MatchConfig, MatchResult, Player, PlayerTotals, \
-    play_match_hand
+from rulesets.default.match import MatchConfig, MatchResult, Player, PlayerTotals, play_match_hand
 from server.bots.seats import TableOptions
 from server.output.say import Repeats
 from tests.server.bots.test_hostile import no_leftovers  # noqa: F401 (an autouse fixture)
