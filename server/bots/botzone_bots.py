@@ -218,10 +218,13 @@ class BotzoneBot:
             silent = not turn.eof and not turn.output.strip()
             if silent and self.spec.keep_running:
                 # Its input is open: given its end, a bot whose output is buffered prints
-                # its answer as it exits, which shows it was buffered, not silent.
+                # its answer and its marker as it exits, which shows it was buffered, not
+                # silent. (A bot that reads to the end of its input answers then too, but
+                # with no marker: it never meant to keep running.)
                 peer.eof_grace = EOF_GRACE
             await _close(process)
-            late = last_lines(peer.unread_tail, 20)[:1] if silent else []
+            answered, marked = split_marker(peer.unread_tail) if silent else (b"", False)
+            late = last_lines(answered, 20)[:1] if marked else []
             if late:
                 what = (f"nothing printed in time; {late[0]!r} came only when it exited: its "
                         f"output is buffered; {flush_advice(self.spec.argv)}")

@@ -108,7 +108,8 @@ async def test_check_bot_tells_an_unflushed_python_bot_how_to_flush(
 
 @pytest.mark.parametrize(("bot", "advice"), [
     ("cpp_bot", "C++: std::endl or std::cout << std::flush; C: fflush(stdout)"),
-    ("java_bot", "Java: System.out.flush(), or new PrintWriter(System.out, true)"),
+    pytest.param("java_bot", "Java: System.out.flush(), or new PrintWriter(System.out, true)",
+                 marks=pytest.mark.slow),  # a JVM's start: 5 to 7 s on a loaded machine
 ])
 async def test_check_bot_tells_unflushed_cpp_and_java_bots_how_to_flush(
         bot: str, advice: str, request: pytest.FixtureRequest) -> None:
