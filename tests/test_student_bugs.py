@@ -87,6 +87,8 @@ def test_a_noi_fault_line_gives_the_cause_beside_the_verdict(tmp_path: Path) -> 
     assert run.returncode == 0, run.stderr
     assert "(BAD_OUTPUT): output is not JSON (Expecting value: line 1 column 1 (char 0)): " \
            "it printed \"debug: 1 requests so far\\n" in run.stderr
+    assert "; debug output belongs on stderr (Python: print(..., file=sys.stderr))" \
+        in run.stderr
     record = {"players": [[{"verdict": "BAD_OUTPUT", "cause": "exited without printing "
                             "anything"}]],
               "judge": [{"events": [{"act": "FAULT", "seat": 0, "cause": "BAD_OUTPUT"}]}]}

@@ -25,9 +25,11 @@ import structlog
 import trio
 
 from protocol.bot_errors import MARKER
+from rulesets.default.advice import buffered_line, fault_advice
 from rulesets.default.engine.rng import match_plan
+from rulesets.default.late import fine_after_host
 from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
-from rulesets.default.table import TranscriptLine, fine_after_host
+from rulesets.default.table import TranscriptLine
 from scoring.settlement import fine_for
 from server.bots.processes import KILL_GRACE, Peer, ProcessPeer
 from server.bots.seats import ProcessLauncher, Sandbox, SeatRequest, TableOptions
@@ -93,11 +95,12 @@ async def check_bot(argv: Sequence[str], *, hands: int = 4, seed: int = 1,
     log = structlog.get_logger()
     for plan in list(match_plan(seed, 1))[:hands]:
         summary = await play_match_hand(config, plan, None, log)
-        _judge(report, summary, recorder.peers.get(plan.number))
+        _judge(report, summary, recorder.peers.get(plan.number), argv)
     return report
 
 
-def _judge(report: CheckReport, summary: HandSummary, peer: ProcessPeer | None) -> None:
+def _judge(report: CheckReport, summary: HandSummary, peer: ProcessPeer | None,
+           argv: Sequence[str]) -> None:
     hand = summary.plan.number + 1
     seat = summary.plan.seats.index(0)
     outcome = summary.outcome
@@ -106,6 +109,14 @@ def _judge(report: CheckReport, summary: HandSummary, peer: ProcessPeer | None) 
     cause = outcome.faults.get(seat)
     if cause is not None:
         problem = _fault(hand, seat, cause, lines)
+        unread = peer.unread_tail if peer is not None else b""
+        advice = fault_advice(cause, argv, unread)
+        if advice:
+            problem = replace(problem, what=f"{cause}: {advice}")
+        late = buffered_line(cause, unread)
+        if late is not None and problem.line == "(said nothing)":
+            problem = replace(problem, line=f"(said nothing in time; {late!r} came when it "
+                              "exited)")
         if cause.startswith("closed-output") and peer is not None:
             said = last_lines(peer.stderr_tail, STDERR_LINES)
             problem = replace(problem, stderr=tuple(said) or ("(nothing)",))

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from rulesets.default.late import LateAnswer, late_answers
 from server.output.say import Repeats, bot_error_causes, fault_key, fault_line
 
 if TYPE_CHECKING:
@@ -20,14 +21,17 @@ if TYPE_CHECKING:
 def say_faults(console: Console, repeats: Repeats, summary: HandSummary,
                result: MatchResult) -> None:
     """A line for each fault of a hand: who, where, why, and the end of the bot's stderr;
-    a fault already said (same player, cause and stderr) is only counted in ``repeats``."""
+    a fault already said (same player, cause and stderr) is only counted in ``repeats``.
+    A bot's first late answer is said too (how late, its fine, its step on the hand's
+    page); its later ones are counted."""
     for player, cause in summary.faults:
         name = result.config.players[player].name
         where, who = f"hand {summary.plan.number + 1}", f"player {player} ({name})"
         tail, path = summary.stderr.get(player, (None, None))
         if repeats.first(fault_key(who, cause, tail), who, where):
             console.print(fault_line(where, who, cause, tail, path,
-                                     stdout_tail=summary.stdout.get(player)),
+                                     stdout_tail=summary.stdout.get(player),
+                                     advice=summary.advice.get(player, "")),
                           markup=False, emoji=False, highlight=False)
     for player, reports in summary.reports.items():
         name = result.config.players[player].name
@@ -36,6 +40,32 @@ def say_faults(console: Console, repeats: Repeats, summary: HandSummary,
             if repeats.first((who, what), f"{who}, {what}", where):
                 console.print(f"{where}: {who}: {cause}", markup=False, emoji=False,
                               highlight=False)
+    say_late(console, repeats, summary, result)
+
+
+def say_late(console: Console, repeats: Repeats, summary: HandSummary,
+             result: MatchResult) -> None:
+    """A bot's first late answer, when its hand ends: how late, its fine, its step on
+    the hand's page; the later hands with late answers are counted in ``repeats``."""
+    outcome = summary.outcome
+    inputs = ((i.seat, i.fault, i.after) for i in outcome.engine.inputs)
+    by_seat: dict[int, list[LateAnswer]] = {}
+    for late in late_answers(inputs, outcome.timings):
+        by_seat.setdefault(late.seat, []).append(late)
+    for seat, answers in sorted(by_seat.items()):
+        player = summary.plan.seats[seat]
+        name = result.config.players[player].name
+        where, who = f"hand {summary.plan.number + 1}", f"player {player} ({name})"
+        if not repeats.first((who, "late answers"), f"{who}, late answers", where):
+            continue
+        first = answers[0]
+        line = (f"{where}: {who} answered late (step {first.step} of the hand: "
+                f"{first.ms:.0f} ms, limit {first.limit} ms, fined {first.fine})")
+        if len(answers) > 1:
+            line += (f"; {len(answers)} late answers in this hand, fined "
+                     f"{sum(a.fine for a in answers)} in all")
+        console.print(line + "; later hands with late answers are counted",
+                      markup=False, emoji=False, highlight=False)
 
 
 def say_repeats(console: Console, repeats: Repeats) -> None:

@@ -19,6 +19,7 @@ import structlog
 import trio
 
 from protocol.bot_errors import Reports
+from rulesets.default.advice import fault_advice
 from rulesets.default.engine.hand import SEATS, Hand
 from rulesets.default.engine.picture import HandPicture
 from rulesets.default.engine.rng import GROUPS, HandPlan, deal, match_plan
@@ -86,6 +87,8 @@ class HandSummary:
     reports: dict[int, Reports] = field(default_factory=dict)
     # By faulted player: the end of its stdout that the protocol did not take.
     stdout: dict[int, bytes] = field(default_factory=dict)
+    # By faulted player: what its fault line tells its author (rulesets.default.advice).
+    advice: dict[int, str] = field(default_factory=dict)
     # By seat: what its bot process used in the hand (peak memory MB, CPU seconds),
     # None for a bot that is no process here (a TCP seat).
     resources: list[dict[str, float | None] | None] = field(default_factory=list)
@@ -227,6 +230,9 @@ async def play_match_hand(config: MatchConfig, plan: HandPlan, files: MatchFiles
     summary.stdout = {plan.seats[seat]: peer.unread_tail for seat, peer in enumerate(peers)
                       if seat in outcome.faults and isinstance(peer, ProcessPeer)
                       and peer.unread_tail}
+    summary.advice = {player: said for player, cause in summary.faults
+                      if (said := fault_advice(cause, config.players[player].argv,
+                                               summary.stdout.get(player, b"")))}
     summary.resources = [peer.resources() if isinstance(peer, ProcessPeer) else None
                          for peer in peers]
     if files is not None and folder is not None:

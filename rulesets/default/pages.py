@@ -17,6 +17,7 @@ from typing import Any
 
 from rulesets.default.engine.legacy_log import our_fan_name
 from rulesets.default.engine.table_view import Snapshot, snapshots
+from rulesets.default.late import late_answers
 from rulesets.default.logs import sheet_names
 from rulesets.default.replay import RecordedHand, load_hand
 from scoring.fans import FANS
@@ -46,6 +47,12 @@ function render(i) {
   document.getElementById('note').textContent = s.note + (s.event ? '  [' + s.event + ']' : '');
   document.getElementById('wall').textContent = s.wall;
   showFaults(i);
+  for (const l of data.late) {  // a late answer at the step it was due after, with its fine
+    if (l.step !== i) continue;
+    const box = document.createElement('div'); box.className = 'late-box';
+    box.textContent = 'Late answer: ' + l.name + ' ' + l.said;
+    document.getElementById('faults').appendChild(box);
+  }
   for (let seat = 0; seat < 4; seat++) {
     const box = document.getElementById('seat' + seat);
     box.classList.toggle('actor', s.actor === seat);
@@ -123,6 +130,17 @@ def fault_steps(hand: RecordedHand) -> list[dict[str, Any]]:
     return out
 
 
+def late_steps(hand: RecordedHand) -> list[dict[str, Any]]:
+    """Each answer the hand fined for its time, at the step it was due after, with how
+    late it was and its fine (``rulesets.default.late``)."""
+    names = _names(hand)
+    inputs = [(int(row["seat"]), str(row.get("fault", "")), int(row["after"]))
+              for row in hand.structured if row.get("type") == "input" and "after" in row]
+    return [{"step": late.step, "seat": late.seat, "name": names[late.seat],
+             "said": late.said()}
+            for late in late_answers(inputs, hand.result.get("timings") or [])]
+
+
 def _seat_labels(hand: RecordedHand) -> list[str]:
     seats = hand.header.get("seats")
     labels = []
@@ -180,6 +198,9 @@ def _result_html(hand: RecordedHand) -> str:
         parts.append(f"<p class='fault'>Fault: {esc(who)}{step}: {esc(str(cause))}</p>")
         if fault and fault["stderr"]:
             parts.append(f"<pre class='stderr'>{esc(fault['stderr'])}</pre>")
+    for late in late_steps(hand):
+        parts.append(f"<p class='late'>Late answer: {esc(late['name'])} (<a href='#step="
+                     f"{late['step']}'>step {late['step']}</a>) {esc(late['said'])}</p>")
     return "\n".join(parts)
 
 
@@ -199,7 +220,7 @@ def hand_page(hand: RecordedHand, back: tuple[str, str] | None = None, where: st
     tournament's table ("Round 1, table 2"), for the title."""
     names = _names(hand)
     data = {"steps": [_snapshot_json(s, names) for s in snapshots(hand.log)],
-            "faults": fault_steps(hand)}
+            "faults": fault_steps(hand), "late": late_steps(hand)}
     title = hand_title(hand, where)
     gid = hand.header.get("game_id")
     if gid:

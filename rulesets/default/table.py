@@ -60,8 +60,9 @@ from rulesets.default.engine.hand import (
     Verdict,
     is_hard_limit,
 )
+from rulesets.default.late import fine_after_host
 from scoring.settlement import WinKind, fine_for
-from server.bots.processes import Peer
+from server.bots.processes import EOF_GRACE, Peer, ProcessPeer
 from server.bots.seats import TableOptions
 
 MAX_UNSOLICITED = 1000  # stray lines a seat may send in one hand before it is faulted
@@ -131,11 +132,6 @@ class _Order:
 
 
 Stamped = tuple[int, str | FramingError | Eof, Stamp]
-
-
-def fine_after_host(elapsed_ms: float, limit_ms: int, host_ms: float) -> int:
-    """The fine of an answer of which the host held up ``host_ms``."""
-    return fine_for(round(elapsed_ms, 3) - round(host_ms, 3), limit_ms)
 
 
 def process_clock(pid: int) -> tuple[float, float] | None:
@@ -260,6 +256,12 @@ class _Table:
         if not is_hard_limit(cause):
             self._fine(seat, self.options.hard_limit * 1000, FAULT_LIMIT_MS)
         self.out.faults[seat] = cause
+        peer = self.peers[seat]
+        if isinstance(peer, ProcessPeer) and (cause == "no-join" or is_hard_limit(cause)):
+            # Silent in time: a bot whose output is buffered writes its lines when it
+            # exits; let it, so that its fault can say it was buffered (rulesets.default.
+            # advice).
+            peer.eof_grace = EOF_GRACE
         self.log.warning("fault", seat=seat, cause=cause)
         self.prompt_at[seat] = None
         if self.engine.started:

@@ -48,7 +48,8 @@ def fault_notes(summary: HandSummary, root: Path) -> list[FaultNote]:
         if path is not None:
             file = str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
         notes.append(FaultNote(summary.plan.number + 1, player, cause, tail, file,
-                               summary.stdout.get(player)))
+                               summary.stdout.get(player),
+                               advice=summary.advice.get(player, "")))
     for player, reports in summary.reports.items():  # bugs its framework answered for
         notes += [FaultNote(summary.plan.number + 1, player, cause, charged=False,
                             problem=f"own code: {what}")

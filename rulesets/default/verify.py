@@ -41,9 +41,9 @@ from rulesets.default.engine.legacy_log import (
     winning_hand,
 )
 from rulesets.default.engine.record import event_json, legacy_log, replay_legacy
+from rulesets.default.late import fine_after_host
 from rulesets.default.logs import unfinished
 from rulesets.default.replay import HandFileError
-from rulesets.default.table import fine_after_host
 from scoring.fans import HandError, score
 from server.seam.contract import VerifyReport
 from server.seam.errors import reason

@@ -64,6 +64,7 @@ from pathlib import Path
 
 import trio
 
+from server.bots.advice import flush_advice, stderr_advice
 from server.bots.botzone_io import (
     BAD_OUTPUT,
     BOTZONE,
@@ -86,7 +87,7 @@ from server.bots.botzone_io import (
     split_marker,
 )
 from server.bots.leftovers import scratch_prefix
-from server.bots.processes import STDERR_CAP, ProcessPeer, resources_json, start_bot
+from server.bots.processes import EOF_GRACE, STDERR_CAP, ProcessPeer, resources_json, start_bot
 from server.bots.sandbox import (
     TAG_VARIABLE,
     BotLimits,
@@ -96,7 +97,7 @@ from server.bots.sandbox import (
     describe_exit,
     enable_subreaper,
 )
-from server.output.say import last_line
+from server.output.say import last_line, last_lines
 from server.seam.contract import CommandArgs, GamePlan, TableRequest
 from server.seam.errors import InputError
 
@@ -214,8 +215,20 @@ class BotzoneBot:
         """The turn's Answer; the process kept (stopped), closed, or left to close."""
         peer = process.peer
         if turn.how == "timeout":
+            silent = not turn.eof and not turn.output.strip()
+            if silent and self.spec.keep_running:
+                # Its input is open: given its end, a bot whose output is buffered prints
+                # its answer and its marker as it exits, which shows it was buffered, not
+                # silent. (A bot that reads to the end of its input answers then too, but
+                # with no marker: it never meant to keep running.)
+                peer.eof_grace = EOF_GRACE
             await _close(process)
-            if turn.eof:
+            answered, marked = split_marker(peer.unread_tail) if silent else (b"", False)
+            late = last_lines(answered, 20)[:1] if marked else []
+            if late:
+                what = (f"nothing printed in time; {late[0]!r} came only when it exited: its "
+                        f"output is buffered; {flush_advice(self.spec.argv)}")
+            elif turn.eof:
                 what = "it closed its output but did not exit"
             elif turn.output.strip():
                 what = "it answered but neither exited nor printed the keep-running marker"
@@ -247,7 +260,10 @@ class BotzoneBot:
             await _close(process)
             if turn.how == "marker":
                 output = _after_marker(output)
-            return Answer(output.verdict, None, None, turn.ms, output.cause)
+            cause = output.cause
+            if cause.startswith(("output is not JSON", "output is JSON but not")):
+                cause += f"; {stderr_advice(self.spec.argv)}"  # debug text, the usual culprit
+            return Answer(output.verdict, None, None, turn.ms, cause)
         cap = self.limits.dialect.data_cap
         if cap is not None and output.data is not None and len(output.data.encode()) > cap:
             await _close(process)

@@ -39,6 +39,7 @@ STDERR_CAP = 1 << 20  # bytes of a bot's stderr kept per hand
 STDERR_TAIL = 4096  # bytes of the end of stderr kept to tell why a bot died
 KILL_GRACE = 0.3  # seconds between SIGTERM and SIGKILL
 SETTLE = 0.25  # seconds a bot whose output closed has to finish exiting
+EOF_GRACE = 0.5  # seconds a bot faulted on time has to exit once its input is closed
 SWEEP_LIMIT = 2.0  # seconds to kill and reap what a bot left behind
 
 _live_bots: dict[int, str] = {}  # pid -> tag of bot processes started and not yet reaped
@@ -160,6 +161,10 @@ class ProcessPeer:
     reports: Reports = field(default_factory=Reports)  # its own bugs it reported on stderr
     unread_tail: bytes = b""  # the end of what it wrote on stdout that the protocol refused
     memory: MemoryGuard | None = None  # what keeps it to its memory limit (server.bots.memlimit)
+    # Seconds it is given to exit by itself once its input is closed, before SIGTERM (0:
+    # none). A bot faulted for silence gets them: one whose output is buffered writes its
+    # lines when it exits, and they show that it was buffered, not silent.
+    eof_grace: float = 0.0
     _stderr_done: trio.Event = field(default_factory=trio.Event, repr=False)
     _closed: bool = field(default=False, repr=False)
 
@@ -269,6 +274,9 @@ class ProcessPeer:
                 with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError,
                                          OSError):
                     await self.process.stdin.aclose()
+            if self.eof_grace and self.process.returncode is None:
+                with trio.move_on_after(self.eof_grace):
+                    await self.process.wait()
             _signal_group(self.process.pid, signal.SIGTERM)
             with trio.move_on_after(KILL_GRACE):
                 await self.process.wait()

@@ -40,6 +40,8 @@ svg.zh { display: inline-block; }
              padding: .4em .8em; margin: .5em 0; }
 .fault-box pre, pre.stderr { background: #fff; border: 1px solid #e3b3ad; padding: .3em .5em;
              max-height: 14em; overflow: auto; white-space: pre-wrap; font-size: .85em; }
+.late-box { background: #fef5e7; border: 2px solid #d68910; border-radius: 6px;
+             padding: .3em .8em; margin: .5em 0; }
 .seat.faulted .label::after { content: " (faulted: autoplayed)"; color: #b22;
              font-weight: normal; }
 p.back { margin: 0 0 .5em; }

@@ -81,7 +81,8 @@ def last_line(data: bytes, limit: int = STDERR_EXCERPT) -> str:
 
 
 def fault_line(where: str, who: str, cause: str, stderr_tail: bytes | None = None,
-               stderr_path: Path | None = None, *, stdout_tail: bytes | None = None) -> str:
+               stderr_path: Path | None = None, *, stdout_tail: bytes | None = None,
+               advice: str = "") -> str:
     """A fault on the console: where, who, why, and what the bot last said on stderr.
 
     ``where`` is "hand 3" (or a tournament's "r1t2 hand 3"), ``who`` names the
@@ -89,11 +90,15 @@ def fault_line(where: str, who: str, cause: str, stderr_tail: bytes | None = Non
     remote seat's stderr stays with its ``server connect``); ``stderr_path`` is
     where the whole of it was kept, None when it was not (no log folder).
     ``stdout_tail`` is what it wrote on stdout that the protocol did not take (a
-    JVM says why it cannot start there): its last line is shown too.
+    JVM says why it cannot start there): its last line is shown too, unless ``advice``
+    (what the ruleset read there for the bot's author: its output is buffered, its debug
+    text belongs on stderr) says it instead.
     """
     line = f"{where}: {who} faulted: {cause}"
     printed = last_line(stdout_tail or b"")
-    if printed:
+    if advice:
+        line += f"; {advice}"
+    elif printed:
         line += f"; its stdout ends: {printed}"
     if stderr_tail is None:
         return line

@@ -451,6 +451,7 @@ class FaultNote:
     # empty: the cause and the last line of its stderr (a framework's report names its
     # problem apart from this hand's count and detail).
     problem: str = ""
+    advice: str = ""  # what the bot's author should do, read from its stdout (or "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -304,7 +304,7 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
                 else fault_key(name, note.cause, note.stderr_tail)
             if repeats.first(key, name, where):
                 line = fault_line(where, who, note.cause, note.stderr_tail, file,
-                                  stdout_tail=note.stdout_tail) \
+                                  stdout_tail=note.stdout_tail, advice=note.advice) \
                     if note.charged else f"{where}: {who}: {note.cause}"
                 console.print(line, markup=False, emoji=False, highlight=False)
 

@@ -39,7 +39,7 @@ def read_kept(mode: str) -> str:
 
 
 def answer(mode: str, response: str, debug: str = "", data: str = "", globaldata: str = "",
-           keep: bool = False) -> None:
+           keep: bool = False, flush: bool = True) -> None:
     if mode == "json":
         print(json.dumps({"response": response, "debug": debug, "data": data,
                           "globaldata": globaldata}))
@@ -47,7 +47,8 @@ def answer(mode: str, response: str, debug: str = "", data: str = "", globaldata
         print(response, debug, data, globaldata, sep="\n")
     if keep:
         print(MARKER)
-    sys.stdout.flush()
+    if flush:  # without it (and PYTHONUNBUFFERED unset) the answer waits in the buffer
+        sys.stdout.flush()
 
 
 def discard(request: str) -> str:

@@ -88,6 +88,9 @@ elif behaviour == "close_stdout":
 elif behaviour == "answer_no_exit":
     answer(mode, discard(request))
     forever()
+elif behaviour == "unflushed":  # answers and asks to keep running, all in its buffer
+    answer(mode, discard(request), keep=True, flush=False)
+    read_kept(mode)
 elif behaviour == "exit_silent":
     sys.exit(0)
 else:

@@ -255,6 +255,22 @@ async def test_hostile_bot_gets_its_verdict_and_cause_in_time(case: Case, mode: 
     await run_hostile(case, mode, kept)
 
 
+@pytest.mark.parametrize("mode", ["json", "simple"])
+async def test_a_kept_bot_whose_answer_waits_in_its_buffer_is_told_to_flush(
+        mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not "nothing printed": its answer and marker came when it exited, at its input's
+    end, after the limit."""
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)  # the bot runs in our environment
+    spec = parse_spec(f"{mode}+keep-running:{sys.executable} {HOSTILE} {mode} unflushed --kept")
+    async with open_botzone_bot(spec, "seat3", HANG_LIMITS) as bot:
+        assert (await bot.ask("2 W1")).response == "PLAY W1"
+        answer = await bot.ask("2 W2")
+    assert answer.verdict == "TLE"
+    assert "nothing printed in time; " in answer.cause
+    assert " came only when it exited: its output is buffered; flush stdout after each line " \
+        "(Python: print(..., flush=True) or sys.stdout.flush())" in answer.cause
+
+
 BWRAP_CASES = [c for c in CASES if c.behaviour in (
     "silent", "crash", "segfault", "memory_hog", "marker_then_exit", "ignore_sigterm", "daemon",
     "close_stdout")]

@@ -19,9 +19,10 @@ import structlog
 import trio
 
 from rulesets.default.engine.rng import match_plan
+from rulesets.default.late import fine_after_host
 from rulesets.default.logs import MatchFiles
 from rulesets.default.match import MatchConfig, Player, play_match_hand
-from rulesets.default.table import fine_after_host, fine_for
+from rulesets.default.table import fine_for
 from rulesets.default.verify import verify_path
 from server.bots.processes import Peer
 from server.bots.seats import ProcessLauncher, SeatRequest, TableOptions
