@@ -39,7 +39,8 @@ class DefaultRuleset(Ruleset):
     title = "docs/SPEC.md's contest"
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "groups", "on_fault",
-                            "announce", "listen", "token", "work_dir", "serve"}) | LIMITS | TABLE,
+                            "announce", "listen", "token", "work_dir", "serve", "clock",
+                            "seat_bind", "hands"}) | LIMITS | TABLE,
         "check-bot": frozenset({"hands", "seed"}) | LIMITS | TABLE,
         "replay": frozenset({"at", "codes", "html_out", "seat", "bot", "hard_limit",
                              "mem_limit", "cpu_limit", "file_limit"}),
@@ -49,6 +50,7 @@ class DefaultRuleset(Ruleset):
     def match(self, args: CommandArgs) -> int:
         import secrets
 
+        from server.bots.person import DEFAULT_CLOCK, PersonSetupError, person_options
         from server.bots.processes import BotCommandError, parse_command
         from server.bots.remote import RemoteSetupError, remote_options
         from server.bots.sandbox import SandboxError
@@ -61,9 +63,12 @@ class DefaultRuleset(Ruleset):
         if on_fault not in ("autoplay", "end"):
             raise InputError(f"--on-fault must be autoplay or end, not {on_fault!r}")
         try:
-            argvs = [[] if spec.startswith("tcp:") else parse_command(spec) for spec in ais]
+            argvs = [[] if spec.startswith(("tcp:", "web:")) else parse_command(spec)
+                     for spec in ais]
             remote = remote_options(ais, args["listen"], args["token"] or [])
-        except (BotCommandError, RemoteSetupError) as exc:
+            persons = person_options(ais, args.get("clock") or DEFAULT_CLOCK,
+                                     args.get("seat_bind") or "127.0.0.1:0")
+        except (BotCommandError, RemoteSetupError, PersonSetupError) as exc:
             raise InputError(str(exc)) from None
         bot_sandbox = sandbox_from(args, work_dir=args["work_dir"])
         try:
@@ -88,7 +93,8 @@ class DefaultRuleset(Ruleset):
             ais, argvs, seed=seed, groups=args["groups"], verbose=args["verbose"],
             log_dir=log_dir if logs else None, hard_limit=args["hard_limit"],
             join_limit=args["join_limit"], on_fault=on_fault, announce=args["announce"],
-            remote=remote, sandbox=bot_sandbox, serve=serve)
+            remote=remote, sandbox=bot_sandbox, serve=serve, persons=persons,
+            hands=args.get("hands"))
         return status
 
     def check_bot(self, args: CommandArgs) -> int:

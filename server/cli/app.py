@@ -27,6 +27,9 @@ from server.seam.registry import DEFAULT, LISTINGS, limit_default_help, listing,
 # Help for the options a match and a tournament share: the rules bots play by.
 HELP = {
     "hard_limit": "Seconds before an unanswered prompt is a fault",
+    "clock": "Seconds a person (a web:NAME seat) has for each answer",
+    "seat_bind": "HOST:PORT (or PORT: loopback) where the web:NAME seats' pages are served "
+    "(0: a free port)",
     "join_limit": "Seconds for each AI to join",
     "mem_limit": "MB of memory a bot uses, its processes together (a memory cgroup per "
                  "bot; see README, Hostile bots); 0: no limit",
@@ -327,12 +330,48 @@ def match(
     time_limit: Annotated[float | None, typer.Option(min=0.05, help=BOTZONE["time_limit"])] = None,
     serve: Annotated[str | None, typer.Option(help=SERVE_HELP + " (writes the log folder, "
                                               "as -d)", show_default=False)] = None,
+    clock: Annotated[float, typer.Option(min=0.05, help=HELP["clock"])] = 30.0,
+    seat_bind: Annotated[str, typer.Option(help=HELP["seat_bind"])] = "127.0.0.1:0",
+    hands: Annotated[int | None, typer.Option(min=1, help="Play only the first N hands",
+                                              show_default=False)] = None,
 ) -> None:
-    """Run a match: server AI1 AI2 AI3 AI4 [-v] [-d] (--ruleset botzone: Botzone bots)."""
+    """Run a match: server AI1 AI2 AI3 AI4 [-v] [-d] (--ruleset botzone: Botzone bots).
+
+    An AI web:NAME is a person's seat, played from a page whose link is printed."""
     checked_bind(serve)
     private_files()
     chosen = sandbox or ("bwrap" if serve is not None else "none")
     raise typer.Exit(dispatch(ctx, "match", ruleset).match(command_args(ctx, sandbox=chosen)))
+
+
+@app.command()
+def play(
+    name: Annotated[str, typer.Option(help="Your name at the table")] = "you",
+    hands: Annotated[int, typer.Option(min=1, max=96, help="Hands to play")] = 4,
+    seed: Annotated[int | None, typer.Option(help="Match seed (random by default)")] = None,
+    clock: Annotated[float, typer.Option(min=0.05, help=HELP["clock"])] = 30.0,
+    seat_bind: Annotated[str, typer.Option(help=HELP["seat_bind"])] = "127.0.0.1:0",
+    log_dir: Annotated[Path, typer.Option(help="Where the match folder is written")] = Path(
+        "logs"),
+) -> None:
+    """Play against three sample AIs in your browser: open the link it prints.
+
+    The hands are logged (as match -d), so verify, replay and report read them."""
+    from server.bots.person import PersonSetupError, check_name
+
+    try:
+        check_name(name)
+    except PersonSetupError as exc:
+        raise InputError(str(exc)) from None
+    private_files()
+    bot = str(Path(__file__).resolve().parents[2] / "sample_ai" / "greedy.py")
+    args = {"ais": [f"web:{name}", bot, bot, bot], "verbose": False, "debug": True,
+            "seed": seed, "log_dir": log_dir, "groups": 6, "hard_limit": 5.0,
+            "join_limit": 5.0, "on_fault": "autoplay", "announce": True, "listen": None,
+            "token": None, "mem_limit": None, "cpu_limit": None, "file_limit": None,
+            "sandbox": "none", "work_dir": None, "serve": None, "clock": clock,
+            "seat_bind": seat_bind, "hands": hands}
+    raise typer.Exit(load(DEFAULT).match(CommandArgs(args, frozenset())))
 
 
 @app.command("check-bot")
