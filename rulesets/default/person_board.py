@@ -42,7 +42,6 @@ from scoring.melds import MeldKind
 from server.seam.contract import Choice
 
 MAX_EVENTS = 12  # the last lines shown in words
-WINDS = ("East", "South", "West", "North")
 
 
 def _name(tile: int) -> str:
@@ -135,8 +134,7 @@ class PersonBoard:
                      else ["??"] * 4 for meld in view.melds[seat]]
             melds += [["??"] * 4] * view.hidden_kongs[seat]
             concealed = 13 - 3 * len(melds) + (self.turn == seat)
-            seats.append({"seat": seat, "you": seat == me, "wind": WINDS[seat],
-                          "concealed": concealed, "melds": melds,
+            seats.append({"seat": seat, "you": seat == me, "concealed": concealed, "melds": melds,
                           "discards": [feed_code(t) for t in view.rivers[seat]]})
         last = view.last_discard
         return {

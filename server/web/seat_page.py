@@ -73,7 +73,11 @@ def seat_app(seats: PersonSeats) -> Starlette:
             return JSONResponse({"refused": refused}, status_code=409)
         return JSONResponse({"ok": True, "version": seat.version})
 
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
     return Starlette(routes=[
+        Route("/favicon.ico", no_icon),
         Route("/seat/{name}", page),
         Route("/api/seat/{name}", state),
         Route("/api/seat/{name}/answer", answer, methods=["POST"]),
@@ -178,6 +182,8 @@ function melds(target, list) {
 }
 function render() {
   const s = state, b = s.board;
+  document.body.dataset.version = s.version;
+  document.body.dataset.over = s.over ? "1" : "0";
   document.getElementById("who").textContent = s.name;
   document.getElementById("hand").textContent = s.hand ? "hand " + s.hand : "";
   const note = document.getElementById("note");
