@@ -93,6 +93,9 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
         async with open_person_seats(persons, PersonBoard, config.launcher) as (seats, base):
             for name, link in links(base, persons):
                 print(f"web:{name} plays at {link}", flush=True)
+            console.print("open the link in a browser (each person their own): the first "
+                          f"hand starts when every page is open; {persons.clock:g} s a move",
+                          markup=False)
             await play_all(dataclasses.replace(config, launcher=seats))
 
     async def play_all(config: MatchConfig) -> None:

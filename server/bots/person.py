@@ -22,6 +22,9 @@ within it. A person who does not answer in time gets what a bot gets at the hard
 limit: the fault and its fine, and the server plays the seat to the end of the
 hand. ``PersonSeat.note`` says so on the page.
 
+The first hand waits until every person has opened their page (the launcher does
+not open their seat before), so nobody's clock runs while a link is being copied.
+
 A ``PersonSeat`` lives for the whole match (the token, the current hand's board,
 the last state), so a reloaded page finds the seat as it was.
 
@@ -104,6 +107,7 @@ class PersonSeat:
         self.asked_at: float | None = None  # when the current prompt was written
         self.note = "waiting for the first hand"
         self.over = False  # the match has ended
+        self.seen = trio.Event()  # the page has asked for the state once
         self._changed = trio.Event()
 
     def token_ok(self, token: str) -> bool:
@@ -244,7 +248,10 @@ class PersonSeats:
         seat = self.seats.get(name)
         ok = seat.token_ok(token) if seat is not None else \
             hmac.compare_digest(token.encode(), _DUMMY)
-        return seat if ok and seat is not None else None
+        if not ok or seat is None:
+            return None
+        seat.seen.set()
+        return seat
 
     async def open(self, request: SeatRequest, nursery: trio.Nursery) -> Peer:
         name = person_name(request.name)
@@ -255,6 +262,9 @@ class PersonSeats:
         if request.folder is not None:  # the same files as a local seat's
             (request.folder / f"seat{request.seat}.stderr").touch()
         seat = self.seats[name]
+        if not seat.seen.is_set():  # the first hand waits for the person to come
+            seat.note = "The table waits for you."
+            await seat.seen.wait()
         board = self.new_board()
         peer = PersonPeer(f"seat{request.seat}", seat, board)
         seat.board, seat.peer = board, peer

@@ -194,8 +194,9 @@ function render() {
   const others = document.getElementById("others");
   const handTiles = document.getElementById("hand-tiles");
   const choices = document.getElementById("choices");
-  if (!b) { others.replaceChildren(); handTiles.replaceChildren(); choices.replaceChildren();
-            return; }
+  if (!b || b.seat < 0) {
+    others.replaceChildren(); handTiles.replaceChildren(); choices.replaceChildren(); return;
+  }
   document.getElementById("wall").textContent = "wall: " + b.wall + " tiles";
   document.getElementById("turn").textContent = b.turn === null ? "" :
     (b.turn === b.seat ? "your turn" : "seat " + b.turn + "'s turn");
@@ -256,17 +257,19 @@ async function send(answer) {
 async function poll() {
   let after = "";
   for (;;) {
+    let r;
     try {
-      const r = await fetch(API + "?token=" + encodeURIComponent(TOKEN) + "&after=" + after,
-                            {cache: "no-store"});
+      r = await fetch(API + "?token=" + encodeURIComponent(TOKEN) + "&after=" + after,
+                      {cache: "no-store"});
       if (r.status === 403) { document.getElementById("note").textContent =
         "This link is not a seat's (a wrong token?)."; return; }
-      state = await r.json(); after = state.version; render();
-      if (state.over) return;
+      state = await r.json();
     } catch (e) {
       document.getElementById("note").textContent = "The match server is gone.";
       return;
     }
+    after = state.version; render();
+    if (state.over) return;
   }
 }
 setInterval(tick, 200);

@@ -61,6 +61,7 @@ def test_the_state_shows_no_other_seats_tiles_to_anyone(tmp_path: Path) -> None:
     args = match_args(tmp_path, "web:ann", "web:bob", GREEDY, GREEDY)
     with started(*args, persons=2) as (process, links):
         ann, bob = Seat(links["ann"]), Seat(links["bob"])
+        bob.state()  # both pages open: the first hand waits for them
         state = ann.next_prompt()
         bob_view = bob.state()
         denied = [ann.raw_state(bob.token), ann.raw_state(None), ann.raw_state("x" * 22),
