@@ -76,6 +76,9 @@ class PersonBoard:
             self.turn = None
             self._event(f"you discard {answer[4:]}")
 
+    def step(self, answer: str) -> None:
+        raise ValueError("the line protocol has no two-part answers")
+
     def _who(self, seat: int) -> str:
         return "you" if seat == self.view.seat else f"seat {seat}"
 

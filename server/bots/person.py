@@ -150,11 +150,16 @@ class PersonSeat:
             return "no hand is being played at this seat now"
         if version is not None and version != self.version:
             return "the table has moved on since the page was drawn; look again"
-        choices = self.board.choices()
+        choices = {c.answer: c for c in self.board.choices()}
         if not choices:
             return "it is not this seat's turn to answer"
-        if text not in {c.answer for c in choices}:
+        choice = choices.get(text)
+        if choice is None:
             return f"{text[:40]!r} is not one of the answers offered now"
+        if choice.step:  # the first half of an answer: nothing is sent yet
+            self.board.step(text)
+            self.bump()
+            return None
         peer.give(text)
         return None
 

@@ -481,12 +481,15 @@ class Choice:
     ``answer`` is the seat's protocol answer, exactly as a bot would write it
     (the default ruleset's ``out 5M``; Botzone's response text); ``kind`` says how
     the page offers it: ``discard`` (a click on the tile ``tile`` in the hand) or
-    a button labelled ``label``."""
+    a button labelled ``label``. A ``step`` is the first half of a two-part answer
+    (Botzone's PENG or CHI, whose discard comes with it): choosing it sends nothing,
+    the board's ``step`` applies it and its ``choices`` then offer the rest."""
 
     answer: str
-    kind: str  # discard, win, pass, pung, kong, chow, rob, ...
+    kind: str  # discard, win, pass, pung, kong, chow, rob, back, ...
     label: str
     tile: str | None = None  # the face code (Botzone's notation) it is about, if any
+    step: bool = False
 
 
 class SeatBoard(Protocol):
@@ -505,6 +508,10 @@ class SeatBoard(Protocol):
 
     def answered(self, answer: str) -> None:
         """The seat's own answer (one of ``choices``), sent on."""
+        ...
+
+    def step(self, answer: str) -> None:
+        """A ``Choice.step`` chosen (only a board that offers steps is asked)."""
         ...
 
     def picture(self) -> dict[str, Any]: ...
