@@ -52,6 +52,7 @@ class PersonBoard:
         self.claimed: int | None = None  # a PENG or CHI chosen, its discard to come
         self.turn: int | None = None
         self.events: list[str] = []
+        self.asked = False  # a request is waiting for this seat's response
 
     def _event(self, text: str) -> None:
         self.events = [*self.events, text][-MAX_EVENTS:]
@@ -61,6 +62,7 @@ class PersonBoard:
 
     def feed(self, text: str) -> None:
         self.claimed = None
+        self.asked = True
         self.view.update(text)
         words = text.split(" ")
         if words[0] == "2":
@@ -82,6 +84,7 @@ class PersonBoard:
     def answered(self, answer: str) -> None:
         self.view.respond(answer)
         self.claimed = None
+        self.asked = False
 
     def step(self, answer: str) -> None:
         view = self.view
@@ -117,7 +120,7 @@ class PersonBoard:
 
     def choices(self) -> list[Choice]:
         view = self.view
-        if view.seat < 0:
+        if view.seat < 0 or not self.asked:
             return []
         if self.claimed is not None:
             return [*(Choice(view.response(self.claimed, a), "discard",

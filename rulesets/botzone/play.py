@@ -9,9 +9,11 @@ folder.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rulesets.botzone import formats
 from rulesets.botzone.fans import calculator
@@ -19,9 +21,14 @@ from rulesets.botzone.records import NAME, fault_causes
 from rulesets.botzone.rules import VARIANTS, BotzoneRules, game_header, parse_initdata
 from rulesets.botzone.stats import game_facts
 from server.bots.botzone_bots import Bots
+from server.output.say import err_console
 from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
 from server.seam.errors import InputError
 from server.turns.match import GameOutcome
+
+if TYPE_CHECKING:
+    from server.bots.person import PersonSeats
+    from server.turns.match import SeatOpener
 
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
 
@@ -78,7 +85,11 @@ def run_match(args: CommandArgs) -> int:
     variant = variant_of(args)
     seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
     fmt, plans = plans_of(args, seed, variant)
-    bots = Bots.from_args(specs, args, args["work_dir"])
+    persons = person_seats(specs, args, variant)
+    # A web:NAME seat is opened by ``persons`` before ``bots`` is asked: its stand-in
+    # command is never started.
+    bots = Bots.from_args([PERSON_STAND_IN if spec.startswith("web:") else spec
+                           for spec in specs], args, args["work_dir"])
     root = None
     if args["debug"] or args.get("serve"):  # --serve shows the log folder
         root = match_folder(output_folder(args["log_dir"], "--log-dir"), NAME, seed)
@@ -87,11 +98,52 @@ def run_match(args: CommandArgs) -> int:
                       meta={"variant": variant, "format": fmt, "seed": seed,
                             "time_limit": bots.limits.base_seconds},
                       header=game_header, facts=game_facts)
+    if persons is not None:
+        match.opener = cast("SeatOpener", persons.turn_opener(specs, bots.opener))
+        match.around = partial(pages_of, persons)
     calculator()  # missing: one line now, before any bot starts
     configure_logging(False)
     stop_earlier_bots_and_say()
     return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed,
                               serve=args.get("serve"))
+
+
+PERSON_STAND_IN = "true"
+
+
+def person_seats(specs: list[str], args: CommandArgs, variant: str) -> PersonSeats | None:
+    """The match's ``web:NAME`` seats (a person each, on a page), or None."""
+    from rulesets.botzone.person_board import PersonBoard
+    from server.bots.person import (
+        DEFAULT_CLOCK,
+        PersonSeats,
+        PersonSetupError,
+        person_options,
+    )
+
+    try:
+        options = person_options(specs, args.get("clock") or DEFAULT_CLOCK,
+                                 args.get("seat_bind") or "127.0.0.1:0")
+    except PersonSetupError as exc:
+        raise InputError(str(exc)) from None
+    if options is None:
+        return None
+    return PersonSeats(options, partial(PersonBoard, variant))
+
+
+@asynccontextmanager
+async def pages_of(persons: PersonSeats) -> AsyncIterator[None]:
+    """The person seats' pages while the match plays; their links printed (stdout)."""
+    from server.bots.person import links
+    from server.web.seat_page import serve_person_seats
+
+    async with serve_person_seats(persons) as base:
+        for name, link in links(base, persons.options):
+            print(f"web:{name} plays at {link}", flush=True)
+        err_console().print("open the link in a browser (each person their own): the first "
+                            f"game starts when every page is open; {persons.options.clock:g} "
+                            "s a move", markup=False)
+        yield
 
 
 def check_bot(args: CommandArgs, samples: Path) -> int:

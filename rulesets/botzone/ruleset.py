@@ -46,7 +46,8 @@ class BotzoneRuleset(BotzoneBotsRuleset):
                                      "time_limit": "1.0"}
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "variant", "format", "walls",
-                            "orders", "initdata", "work_dir", "serve"}) | BOTS,
+                            "orders", "initdata", "work_dir", "serve", "clock",
+                            "seat_bind"}) | BOTS,
         "check-bot": frozenset({"seed", "variant", "games"}) | BOTS,
         "replay": frozenset({"at", "codes", "html_out", "match_id"}),
         "report": frozenset({"html_out"}),

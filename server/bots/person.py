@@ -36,16 +36,19 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import trio
 
 from protocol.framing import decode_line
+from server.bots.botzone_io import OK, TLE, Answer
 from server.bots.processes import Peer
 from server.bots.seats import Launcher, ProcessLauncher, SeatRequest
-from server.seam.contract import Choice, SeatBoard
+from server.seam.contract import Choice, GamePlan, SeatBoard
 
 PREFIX = "web:"  # an AI argument web:NAME is a person's seat
 DEFAULT_CLOCK = 30.0  # seconds a person has for each answer
@@ -93,6 +96,23 @@ def person_options(ais: Sequence[str], clock: float = DEFAULT_CLOCK,
     return PersonOptions({name: secrets.token_urlsafe(16) for name in names}, clock, bind)
 
 
+class _Taker(Protocol):
+    """What takes a person's answers for one hand or game (``PersonPeer``,
+    ``PersonTurnSeat``)."""
+
+    @property
+    def live(self) -> bool:
+        """Whether it takes an answer now."""
+        ...
+
+    def give(self, answer: str) -> None: ...
+
+
+def _timed_out(seat: PersonSeat) -> str:
+    return (f"You did not answer within {seat.clock:g} s: the server did what it does "
+            "when a bot does not answer, and you play again from the next hand.")
+
+
 class PersonSeat:
     """One person's seat for the whole match: what the page shows and takes."""
 
@@ -101,7 +121,7 @@ class PersonSeat:
         self._token = token.encode()
         self.clock = clock
         self.board: SeatBoard | None = None
-        self.peer: PersonPeer | None = None
+        self.peer: _Taker | None = None
         self.hands = 0  # hands started
         self.version = 0
         self.asked_at: float | None = None  # when the current prompt was written
@@ -147,7 +167,7 @@ class PersonSeat:
         """Send ``text`` as the seat's answer: None when taken, else why it is refused."""
         peer = self.peer
         if peer is None or not peer.live or self.board is None:
-            return "no hand is being played at this seat now"
+            return "this seat is asked nothing now"
         if version is not None and version != self.version:
             return "the table has moved on since the page was drawn; look again"
         choices = {c.answer: c for c in self.board.choices()}
@@ -223,9 +243,7 @@ class PersonPeer:
         self._closed = True
         seat = self.seat
         if self.board.choices():  # asked, and the table stopped the seat: the clock ran out
-            seat.note = (f"You did not answer within {seat.clock:g} s: the server plays "
-                         "your seat to the end of this hand, as for a bot that does not "
-                         "answer, and you play again from the next hand.")
+            seat.note = _timed_out(seat)
         elif not seat.over:
             seat.note = "This hand is over; the next one starts soon."
         seat.asked_at = None
@@ -234,7 +252,64 @@ class PersonPeer:
         await trio.lowlevel.checkpoint()
 
 
+class PersonTurnSeat:
+    """A person's seat for one game of a turn-based ruleset (``server.turns.driver``'s
+    ``TurnSeat``): each request is fed to the board and answered from the page, on the
+    person's clock; no answer in time is the verdict a bot gets (TLE)."""
+
+    def __init__(self, seat: PersonSeat, board: SeatBoard) -> None:
+        self.seat = seat
+        self.board = board
+        self._send, self._receive = trio.open_memory_channel[str](16)
+        self._closed = False
+        self._asking = False  # between a request and its answer
+
+    @property
+    def live(self) -> bool:
+        return self._asking and not self._closed
+
+    def give(self, answer: str) -> None:
+        self._asking = False
+        self.board.answered(answer)
+        self.seat.asked_at = None
+        self.seat.note = ""
+        self._send.send_nowait(answer)
+        self.seat.bump()
+
+    async def ask(self, request: str) -> Answer:
+        seat = self.seat
+        self.board.feed(request)
+        choices = self.board.choices()
+        if len(choices) == 1 and choices[0].kind == "pass":
+            self.board.answered(choices[0].answer)
+            seat.bump()
+            return Answer(OK, choices[0].answer, None, 0, "")
+        start = trio.current_time()
+        seat.asked_at = start
+        seat.note = ""
+        self._asking = True
+        seat.bump()
+        with trio.move_on_after(seat.clock):
+            answer = await self._receive.receive()
+            return Answer(OK, answer, None, round((trio.current_time() - start) * 1000), "")
+        self._closed = True
+        self._asking = False
+        seat.asked_at = None
+        seat.note = _timed_out(seat)
+        seat.bump()
+        return Answer(TLE, None, None, round(seat.clock * 1000),
+                      f"a person: no answer within {seat.clock:g} s")
+
+    def close(self) -> None:
+        if not self._closed and not self.seat.over:
+            self.seat.note = "This game is over; the next one starts soon."
+        self._closed = True
+        self.seat.asked_at = None
+        self.seat.bump()
+
+
 BoardFactory = Callable[[], SeatBoard]
+SeatOpener = Callable[[int, int, GamePlan, Path | None], AbstractAsyncContextManager[Any]]
 
 
 class PersonSeats:
@@ -278,6 +353,35 @@ class PersonSeats:
         seat.note = ""
         seat.bump()
         return peer
+
+    def turn_opener(self, specs: Sequence[str], fallback: SeatOpener) -> SeatOpener:
+        """A turn match's ``SeatOpener``: person seats for ``web:NAME`` players (by their
+        spec in ``specs``), ``fallback``'s seats for the others."""
+
+        @asynccontextmanager
+        async def opener(player: int, seat_number: int, plan: GamePlan,
+                         stderr: Path | None) -> AsyncIterator[Any]:
+            name = person_name(specs[player])
+            if name is None:
+                async with fallback(player, seat_number, plan, stderr) as bot:
+                    yield bot
+                return
+            seat = self.seats[name]
+            if not seat.seen.is_set():
+                seat.note = "The table waits for you."
+                await seat.seen.wait()
+            board = self.new_board()
+            taker = PersonTurnSeat(seat, board)
+            seat.board, seat.peer = board, taker
+            seat.hands += 1
+            seat.note = ""
+            seat.bump()
+            try:
+                yield taker
+            finally:
+                taker.close()
+
+        return opener
 
     def finish(self) -> None:
         """The match is over: every page says so."""

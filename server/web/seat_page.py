@@ -91,12 +91,20 @@ async def open_person_seats(options: PersonOptions, board: BoardFactory,
     """The person seats of a match and their pages, served while the block runs; the
     launcher and the base URL. A bind that cannot be served is an InputError."""
     seats = PersonSeats(options, board, fallback)
-    host, port = parse_bind(options.bind, option="--seat-bind")
+    async with serve_person_seats(seats) as base:
+        yield seats, base
+
+
+@asynccontextmanager
+async def serve_person_seats(seats: PersonSeats) -> AsyncIterator[str]:
+    """The pages of ``seats`` served while the block runs (on ``seats.options.bind``);
+    the base URL. At the end every page is told that the match is over."""
+    host, port = parse_bind(seats.options.bind, option="--seat-bind")
     async with trio.open_nursery() as nursery:
         urls = await nursery.start(serve, seat_app(seats), host, port)
         base = next((u for u in urls if u.startswith("http")), f"http://{host}:{port}")
         try:
-            yield seats, base
+            yield base
         finally:
             seats.finish()
             with trio.CancelScope(shield=True):
