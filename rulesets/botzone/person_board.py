@@ -76,8 +76,13 @@ class PersonBoard:
                     self._event(f"{self._who(seat)}: flower {words[3]}")
                 return
             self.turn = None
-            rest = " ".join(words[3:])
-            self._event(f"{self._who(seat)}: {op.lower()} {rest}".rstrip())
+            who = self._who(seat)
+            if op in ("PENG", "CHI"):
+                meld = self.view.melds[seat][-1]
+                what = "pung" if op == "PENG" else "chow"
+                self._event(f"{who}: {what} {meld.claimed}, play {words[-1]}")
+            else:
+                self._event(f"{who}: {op.lower()} {' '.join(words[3:])}".rstrip())
         elif words[0] == "0":
             self._event(f"you are seat {words[1]}")
 

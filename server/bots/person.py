@@ -160,7 +160,7 @@ class PersonSeat:
             "time_left": None if left is None else round(left, 2),
             "board": None if self.board is None else self.board.picture(),
             "choices": [{"answer": c.answer, "kind": c.kind, "label": c.label,
-                         "tile": c.tile} for c in choices],
+                         "tile": c.tile, "step": c.step} for c in choices],
         }
 
     def answer(self, text: str, version: int | None = None) -> str | None:

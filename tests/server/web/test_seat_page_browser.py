@@ -76,3 +76,29 @@ def test_a_person_plays_a_hand_by_clicking_and_verify_agrees(tmp_path: Path) -> 
     folder = next(tmp_path.glob("*-seed3"))
     assert '"faults": {}' in next(folder.glob("001-*/events.jsonl")).read_text()
     assert "all agree" in verify(folder)
+
+
+BOTZONE_BOT = "json+keep-running:python3 sample_ai/botzone/greedy_bot.py --keep-running"
+
+
+def test_a_person_plays_a_botzone_game_by_clicking(tmp_path: Path) -> None:
+    args = ("match", "--ruleset", "botzone", "web:ann", BOTZONE_BOT, BOTZONE_BOT, BOTZONE_BOT,
+            "--format", "one", "--seed", "4", "-d", "--log-dir", str(tmp_path))
+    with started(*args) as (process, links):
+        with open_page(links["ann"]) as (page, errors):
+            page.set_viewport_size(VIEW)
+            version = None
+            clicks = 0
+            while True:
+                page.wait_for_function(ACTIONABLE, arg=version, timeout=30_000)
+                version = page.evaluate("document.body.dataset.version")
+                if page.evaluate("document.body.dataset.over") == "1":
+                    break
+                if clicks == 3:
+                    page.screenshot(path=str(SHOTS / "seat-botzone.png"))
+                act(page)
+                clicks += 1
+            assert errors == []
+        assert process.wait(30) == 0
+    assert clicks >= 3
+    assert "all agree" in verify(next(tmp_path.glob("*-seed4")))
