@@ -9,25 +9,23 @@ folder.
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from rulesets.botzone import formats
 from rulesets.botzone.fans import calculator
+from rulesets.botzone.person_board import PersonBoard
 from rulesets.botzone.records import NAME, fault_causes
 from rulesets.botzone.rules import VARIANTS, BotzoneRules, game_header, parse_initdata
 from rulesets.botzone.stats import game_facts
 from server.bots.botzone_bots import Bots
-from server.output.say import err_console
 from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
 from server.seam.errors import InputError
 from server.turns.match import GameOutcome
 
 if TYPE_CHECKING:
-    from server.bots.person import PersonSeats
     from server.turns.match import SeatOpener
 
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
@@ -74,10 +72,12 @@ def plans_of(args: CommandArgs, seed: int, variant: str) -> tuple[str, list[Game
 
 def run_match(args: CommandArgs) -> int:
     from server.bots.leftovers import stop_earlier_bots_and_say
+    from server.bots.person import seats_of
     from server.output.console import configure_logging
     from server.output.paths import output_folder
     from server.turns.match import TurnMatch, players_named
     from server.turns.match_cli import match_folder, run_turn_match_cli
+    from server.web.seat_page import person_pages
 
     specs: list[str] = list(args["ais"])
     if len(specs) != 4:
@@ -85,7 +85,7 @@ def run_match(args: CommandArgs) -> int:
     variant = variant_of(args)
     seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
     fmt, plans = plans_of(args, seed, variant)
-    persons = person_seats(specs, args, variant)
+    persons = seats_of(specs, args, partial(PersonBoard, variant))
     # A web:NAME seat is opened by ``persons`` before ``bots`` is asked: its stand-in
     # command is never started.
     bots = Bots.from_args([PERSON_STAND_IN if spec.startswith("web:") else spec
@@ -100,7 +100,7 @@ def run_match(args: CommandArgs) -> int:
                       header=game_header, facts=game_facts)
     if persons is not None:
         match.opener = cast("SeatOpener", persons.turn_opener(specs, bots.opener))
-        match.around = partial(pages_of, persons)
+        match.around = partial(person_pages, persons, "game")
     calculator()  # missing: one line now, before any bot starts
     configure_logging(False)
     stop_earlier_bots_and_say()
@@ -109,41 +109,6 @@ def run_match(args: CommandArgs) -> int:
 
 
 PERSON_STAND_IN = "true"
-
-
-def person_seats(specs: list[str], args: CommandArgs, variant: str) -> PersonSeats | None:
-    """The match's ``web:NAME`` seats (a person each, on a page), or None."""
-    from rulesets.botzone.person_board import PersonBoard
-    from server.bots.person import (
-        DEFAULT_CLOCK,
-        PersonSeats,
-        PersonSetupError,
-        person_options,
-    )
-
-    try:
-        options = person_options(specs, args.get("clock") or DEFAULT_CLOCK,
-                                 args.get("seat_bind") or "127.0.0.1:0")
-    except PersonSetupError as exc:
-        raise InputError(str(exc)) from None
-    if options is None:
-        return None
-    return PersonSeats(options, partial(PersonBoard, variant))
-
-
-@asynccontextmanager
-async def pages_of(persons: PersonSeats) -> AsyncIterator[None]:
-    """The person seats' pages while the match plays; their links printed (stdout)."""
-    from server.bots.person import links
-    from server.web.seat_page import serve_person_seats
-
-    async with serve_person_seats(persons) as base:
-        for name, link in links(base, persons.options):
-            print(f"web:{name} plays at {link}", flush=True)
-        err_console().print("open the link in a browser (each person their own): the first "
-                            f"game starts when every page is open; {persons.options.clock:g} "
-                            "s a move", markup=False)
-        yield
 
 
 def check_bot(args: CommandArgs, samples: Path) -> int:

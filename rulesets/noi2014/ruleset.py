@@ -46,7 +46,7 @@ class NoiRuleset(BotzoneBotsRuleset):
     tournament_defaults: ClassVar = {"walls": "1", "orders": "4", "time_limit": "1.0"}
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "format", "walls", "orders",
-                            "work_dir", "serve"}) | BOTS,
+                            "work_dir", "serve", "clock", "seat_bind"}) | BOTS,
         "check-bot": frozenset({"seed", "games"}) | BOTS,
         "replay": frozenset({"at", "codes", "html_out"}),
         "report": frozenset({"html_out"}),

@@ -13,7 +13,8 @@ anything else without telling the table: a refused click costs the seat nothing,
 and its clock runs on.
 
 A prompt whose only choice is to pass (another seat's discard the person cannot
-claim) is answered at once, as the policy bot does, so the person clicks only
+claim), or one the ruleset answers by itself (kind ``auto``: NOI 2014's target
+hand), is answered at once, as the policy bot does, so the person clicks only
 where there is something to decide.
 
 The person's clock is the peer's ``clock`` (seconds per answer, ``DEFAULT_CLOCK``);
@@ -49,10 +50,12 @@ from server.bots.botzone_io import OK, TLE, Answer
 from server.bots.processes import Peer
 from server.bots.seats import Launcher, ProcessLauncher, SeatRequest
 from server.seam.contract import Choice, GamePlan, SeatBoard
+from server.seam.errors import InputError
 
 PREFIX = "web:"  # an AI argument web:NAME is a person's seat
 DEFAULT_CLOCK = 30.0  # seconds a person has for each answer
 MAX_NAME = 64
+AUTO = ("pass", "auto")  # a lone choice of these kinds is answered without the person
 _DUMMY = secrets.token_urlsafe(16).encode()  # compared against for an unknown name
 
 
@@ -215,7 +218,7 @@ class PersonPeer:
             if isinstance(line, str) and line.strip():
                 self.board.feed(line.strip())
         choices = self.board.choices()
-        if len(choices) == 1 and choices[0].kind == "pass":
+        if len(choices) == 1 and choices[0].kind in AUTO:
             self.give(choices[0].answer)
             return len(data)
         if choices and self.seat.asked_at is None:
@@ -280,7 +283,7 @@ class PersonTurnSeat:
         seat = self.seat
         self.board.feed(request)
         choices = self.board.choices()
-        if len(choices) == 1 and choices[0].kind == "pass":
+        if len(choices) == 1 and choices[0].kind in AUTO:
             self.board.answered(choices[0].answer)
             seat.bump()
             return Answer(OK, choices[0].answer, None, 0, "")
@@ -389,6 +392,18 @@ class PersonSeats:
             seat.over = True
             seat.note = "The match is over. Thank you for playing."
             seat.bump()
+
+
+def seats_of(specs: Sequence[str], args: Mapping[str, Any] | Any,
+             board: BoardFactory) -> PersonSeats | None:
+    """A turn match's person seats from its AIs and options (``clock``, ``seat_bind``),
+    None when no AI is ``web:NAME``; a bad one is an InputError."""
+    try:
+        options = person_options(specs, args.get("clock") or DEFAULT_CLOCK,
+                                 args.get("seat_bind") or "127.0.0.1:0")
+    except PersonSetupError as exc:
+        raise InputError(str(exc)) from None
+    return None if options is None else PersonSeats(options, board)
 
 
 def links(base: str, options: PersonOptions) -> Iterable[tuple[str, str]]:

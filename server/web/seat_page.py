@@ -27,8 +27,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from server.bots.person import BoardFactory, PersonOptions, PersonSeats
+from server.bots.person import BoardFactory, PersonOptions, PersonSeats, links
 from server.bots.seats import Launcher
+from server.output.say import err_console
 from server.output.tiles import tiles_js
 from server.web.serving import parse_bind, serve
 
@@ -110,6 +111,19 @@ async def serve_person_seats(seats: PersonSeats) -> AsyncIterator[str]:
             with trio.CancelScope(shield=True):
                 await trio.sleep(LINGER)
             nursery.cancel_scope.cancel()
+
+
+@asynccontextmanager
+async def person_pages(seats: PersonSeats, unit: str = "hand") -> AsyncIterator[None]:
+    """``serve_person_seats`` with each link printed (stdout) and a word on the console:
+    what a match with person seats runs around its games (``TurnMatch.around``)."""
+    async with serve_person_seats(seats) as base:
+        for name, link in links(base, seats.options):
+            print(f"web:{name} plays at {link}", flush=True)
+        err_console().print("open the link in a browser (each person their own): the first "
+                            f"{unit} starts when every page is open; "
+                            f"{seats.options.clock:g} s a move", markup=False)
+        yield
 
 
 PAGE = """<!doctype html>
