@@ -97,6 +97,16 @@ class DefaultRuleset(Ruleset):
             hands=args.get("hands"))
         return status
 
+    def play_person(self, args: CommandArgs) -> int:
+        bot = str(Path(__file__).resolve().parents[2] / "sample_ai" / "greedy.py")
+        return self.match(CommandArgs({
+            "ais": [f"web:{args['name']}", bot, bot, bot], "verbose": False, "debug": True,
+            "seed": args["seed"], "log_dir": args["log_dir"], "groups": 6, "hard_limit": 5.0,
+            "join_limit": 5.0, "on_fault": "autoplay", "announce": True, "listen": None,
+            "token": None, "mem_limit": None, "cpu_limit": None, "file_limit": None,
+            "sandbox": "none", "work_dir": None, "serve": None, "clock": args["clock"],
+            "seat_bind": args["seat_bind"], "hands": args.get("hands") or 4}, frozenset()))
+
     def check_bot(self, args: CommandArgs) -> int:
         import trio
         from rich.console import Console

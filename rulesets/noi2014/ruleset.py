@@ -65,6 +65,15 @@ class NoiRuleset(BotzoneBotsRuleset):
 
         return run_match(args)
 
+    def play_person(self, args: CommandArgs) -> int:
+        bot = f"json+keep-running:python3 {self.samples / 'greedy_bot.py'} --keep-running"
+        return self.match(CommandArgs({
+            "ais": [f"web:{args['name']}", bot, bot, bot], "verbose": False, "debug": True,
+            "seed": args["seed"], "log_dir": args["log_dir"], "format": "one",
+            "initdata": None, "work_dir": None, "serve": None, "sandbox": "none",
+            "mem_limit": None, "cpu_limit": None, "file_limit": None, "time_limit": None,
+            "clock": args["clock"], "seat_bind": args["seat_bind"]}, frozenset()))
+
     def check_bot(self, args: CommandArgs) -> int:
         from rulesets.noi2014.play import check_bot
 

@@ -346,8 +346,11 @@ def match(
 
 @app.command()
 def play(
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
     name: Annotated[str, typer.Option(help="Your name at the table")] = "you",
-    hands: Annotated[int, typer.Option(min=1, max=96, help="Hands to play")] = 4,
+    hands: Annotated[int, typer.Option(min=1, max=96, help="Hands to play (the default "
+                                       "ruleset; botzone and noi2014 play one game)")] = 4,
+    variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
     seed: Annotated[int | None, typer.Option(help="Match seed (random by default)")] = None,
     clock: Annotated[float, typer.Option(min=0.05, help=HELP["clock"])] = 30.0,
     seat_bind: Annotated[str, typer.Option(help=HELP["seat_bind"])] = "127.0.0.1:0",
@@ -356,22 +359,21 @@ def play(
 ) -> None:
     """Play against three sample AIs in your browser: open the link it prints.
 
-    The hands are logged (as match -d), so verify, replay and report read them."""
+    The games are logged (as match -d), so verify, replay and report read them."""
     from server.bots.person import PersonSetupError, check_name
 
     try:
         check_name(name)
     except PersonSetupError as exc:
         raise InputError(str(exc)) from None
+    if variant is not None and ruleset != "botzone":
+        raise InputError("--variant is for --ruleset botzone")
+    if listing(ruleset).kind != "match":
+        raise InputError(f"--ruleset {ruleset}: {listing(ruleset).title}; it plays no bots")
     private_files()
-    bot = str(Path(__file__).resolve().parents[2] / "sample_ai" / "greedy.py")
-    args = {"ais": [f"web:{name}", bot, bot, bot], "verbose": False, "debug": True,
-            "seed": seed, "log_dir": log_dir, "groups": 6, "hard_limit": 5.0,
-            "join_limit": 5.0, "on_fault": "autoplay", "announce": True, "listen": None,
-            "token": None, "mem_limit": None, "cpu_limit": None, "file_limit": None,
-            "sandbox": "none", "work_dir": None, "serve": None, "clock": clock,
-            "seat_bind": seat_bind, "hands": hands}
-    raise typer.Exit(load(DEFAULT).match(CommandArgs(args, frozenset())))
+    raise typer.Exit(load(ruleset).play_person(CommandArgs({
+        "name": name, "hands": hands, "variant": variant, "seed": seed, "clock": clock,
+        "seat_bind": seat_bind, "log_dir": log_dir}, frozenset())))
 
 
 @app.command("check-bot")

@@ -142,6 +142,12 @@ class Ruleset:
     def check_bot(self, args: CommandArgs) -> int:
         raise self._unsupported("check-bot")
 
+    def play_person(self, args: CommandArgs) -> int:
+        """``server play``: a person (``web:NAME``, named by ``name``) against three of
+        the ruleset's sample bots, logged under ``log_dir``; ``seed``, ``clock``,
+        ``seat_bind``, ``hands`` (the default ruleset) or ``variant`` (Botzone)."""
+        raise self._unsupported("play")
+
     def fans(self, args: CommandArgs) -> int:
         """``server fans``: score hands by the ruleset's fan table."""
         raise self._unsupported("fans")
