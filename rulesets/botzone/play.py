@@ -85,7 +85,9 @@ def run_match(args: CommandArgs) -> int:
     variant = variant_of(args)
     seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
     fmt, plans = plans_of(args, seed, variant)
-    persons = seats_of(specs, args, partial(PersonBoard, variant))
+    persons = seats_of(specs, args, partial(PersonBoard, variant),
+                       "the judge takes it as a bot's TLE (an error it reaches ends the "
+                       "game); you play again in the next game.")
     # A web:NAME seat is opened by ``persons`` before ``bots`` is asked: its stand-in
     # command is never started.
     bots = Bots.from_args([PERSON_STAND_IN if spec.startswith("web:") else spec

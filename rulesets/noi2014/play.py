@@ -65,7 +65,9 @@ def run_match(args: CommandArgs) -> int:
         raise InputError(f"need exactly 4 bots, got {len(specs)}")
     seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
     fmt, plans = plans_of(args, seed)
-    persons = seats_of(specs, args, PersonBoard)
+    persons = seats_of(specs, args, PersonBoard,
+                       "a fault, as for a bot: you leave this game and rank after the "
+                       "others; you play again in the next game.")
     # A web:NAME seat is opened by ``persons`` before ``bots`` is asked: its stand-in
     # command is never started.
     bots = Bots.from_args([PERSON_STAND_IN if spec.startswith("web:") else spec

@@ -55,6 +55,8 @@ from server.seam.errors import InputError
 PREFIX = "web:"  # an AI argument web:NAME is a person's seat
 DEFAULT_CLOCK = 30.0  # seconds a person has for each answer
 MAX_NAME = 64
+AFTER_TIMEOUT = ("the server plays your seat to the end of this hand, as for a bot that "
+                 "does not answer, and you play again from the next hand.")
 AUTO = ("pass", "auto")  # a lone choice of these kinds is answered without the person
 _DUMMY = secrets.token_urlsafe(16).encode()  # compared against for an unknown name
 
@@ -112,15 +114,16 @@ class _Taker(Protocol):
 
 
 def _timed_out(seat: PersonSeat) -> str:
-    return (f"You did not answer within {seat.clock:g} s: the server did what it does "
-            "when a bot does not answer, and you play again from the next hand.")
+    return f"You did not answer within {seat.clock:g} s: {seat.after_timeout}"
 
 
 class PersonSeat:
     """One person's seat for the whole match: what the page shows and takes."""
 
-    def __init__(self, name: str, token: str, clock: float) -> None:
+    def __init__(self, name: str, token: str, clock: float,
+                 after_timeout: str = AFTER_TIMEOUT) -> None:
         self.name = name
+        self.after_timeout = after_timeout  # what the ruleset does then, in words
         self._token = token.encode()
         self.clock = clock
         self.board: SeatBoard | None = None
@@ -319,9 +322,10 @@ class PersonSeats:
     """A ``Launcher``: ``web:NAME`` seats for people, the others from ``fallback``."""
 
     def __init__(self, options: PersonOptions, board: BoardFactory,
-                 fallback: Launcher | None = None) -> None:
+                 fallback: Launcher | None = None,
+                 after_timeout: str = AFTER_TIMEOUT) -> None:
         self.options = options
-        self.seats = {name: PersonSeat(name, token, options.clock)
+        self.seats = {name: PersonSeat(name, token, options.clock, after_timeout)
                       for name, token in options.tokens.items()}
         self.new_board = board
         self.fallback = fallback if fallback is not None else ProcessLauncher()
@@ -394,8 +398,8 @@ class PersonSeats:
             seat.bump()
 
 
-def seats_of(specs: Sequence[str], args: Mapping[str, Any] | Any,
-             board: BoardFactory) -> PersonSeats | None:
+def seats_of(specs: Sequence[str], args: Mapping[str, Any] | Any, board: BoardFactory,
+             after_timeout: str = AFTER_TIMEOUT) -> PersonSeats | None:
     """A turn match's person seats from its AIs and options (``clock``, ``seat_bind``),
     None when no AI is ``web:NAME``; a bad one is an InputError."""
     try:
@@ -403,7 +407,8 @@ def seats_of(specs: Sequence[str], args: Mapping[str, Any] | Any,
                                  args.get("seat_bind") or "127.0.0.1:0")
     except PersonSetupError as exc:
         raise InputError(str(exc)) from None
-    return None if options is None else PersonSeats(options, board)
+    return None if options is None else PersonSeats(options, board,
+                                                    after_timeout=after_timeout)
 
 
 def links(base: str, options: PersonOptions) -> Iterable[tuple[str, str]]:
