@@ -40,7 +40,8 @@ def choose(seat: Seat, state: dict[str, Any]) -> dict[str, Any]:
     return pick
 
 
-@pytest.mark.parametrize(("variant", "seed"), [("classic", 4), ("duplicate", 7)])
+@pytest.mark.parametrize(("variant", "seed"), [  # the duplicate's board: test_person_board
+    ("classic", 4), pytest.param("duplicate", 7, marks=pytest.mark.slow)])
 def test_a_person_plays_a_botzone_game_and_verify_agrees(tmp_path: Path, variant: str,
                                                          seed: int) -> None:
     with started(*args(tmp_path, "--variant", variant, "--seed", str(seed))) as (process,

@@ -12,7 +12,8 @@ import pytest
 from tests.person_seats import ROOT, Seat, simple_answer, started, verify
 
 
-@pytest.mark.parametrize("ruleset", ["default", "noi2014"])
+@pytest.mark.parametrize("ruleset", [  # a NOI 2014 person's game: its test_person_seat
+    "default", pytest.param("noi2014", marks=pytest.mark.slow)])
 def test_play_seats_a_person_against_the_sample_bots(tmp_path: Path, ruleset: str) -> None:
     args = ("play", "--ruleset", ruleset, "--hands", "1", "--seed", "5", "--name", "kim",
             "--log-dir", str(tmp_path))
