@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rulesets.botzone import formats
 from rulesets.botzone.fans import calculator
+from rulesets.botzone.person_board import PersonBoard
 from rulesets.botzone.records import NAME, fault_causes
 from rulesets.botzone.rules import VARIANTS, BotzoneRules, game_header, parse_initdata
 from rulesets.botzone.stats import game_facts
@@ -22,6 +24,9 @@ from server.bots.botzone_bots import Bots
 from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
 from server.seam.errors import InputError
 from server.turns.match import GameOutcome
+
+if TYPE_CHECKING:
+    from server.turns.match import SeatOpener
 
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
 
@@ -67,10 +72,12 @@ def plans_of(args: CommandArgs, seed: int, variant: str) -> tuple[str, list[Game
 
 def run_match(args: CommandArgs) -> int:
     from server.bots.leftovers import stop_earlier_bots_and_say
+    from server.bots.person import seats_of
     from server.output.console import configure_logging
     from server.output.paths import output_folder
     from server.turns.match import TurnMatch, players_named
     from server.turns.match_cli import match_folder, run_turn_match_cli
+    from server.web.seat_page import person_pages
 
     specs: list[str] = list(args["ais"])
     if len(specs) != 4:
@@ -78,7 +85,13 @@ def run_match(args: CommandArgs) -> int:
     variant = variant_of(args)
     seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
     fmt, plans = plans_of(args, seed, variant)
-    bots = Bots.from_args(specs, args, args["work_dir"])
+    persons = seats_of(specs, args, partial(PersonBoard, variant),
+                       "the judge takes it as a bot's TLE (an error it reaches ends the "
+                       "game); you play again in the next game.")
+    # A web:NAME seat is opened by ``persons`` before ``bots`` is asked: its stand-in
+    # command is never started.
+    bots = Bots.from_args([PERSON_STAND_IN if spec.startswith("web:") else spec
+                           for spec in specs], args, args["work_dir"])
     root = None
     if args["debug"] or args.get("serve"):  # --serve shows the log folder
         root = match_folder(output_folder(args["log_dir"], "--log-dir"), NAME, seed)
@@ -87,6 +100,9 @@ def run_match(args: CommandArgs) -> int:
                       meta={"variant": variant, "format": fmt, "seed": seed,
                             "time_limit": bots.limits.base_seconds},
                       header=game_header, facts=game_facts)
+    if persons is not None:
+        match.opener = cast("SeatOpener", persons.turn_opener(specs, bots.opener))
+        match.around = partial(person_pages, persons, "game")
     calculator()  # missing: one line now, before any bot starts
     configure_logging(False)
     stop_earlier_bots_and_say()
@@ -94,6 +110,9 @@ def run_match(args: CommandArgs) -> int:
         match.meta = {**match.meta, "title": args["title"]}
     return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed,
                               serve=args.get("serve"))
+
+
+PERSON_STAND_IN = "true"
 
 
 def check_bot(args: CommandArgs, samples: Path) -> int:

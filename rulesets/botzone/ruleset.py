@@ -46,7 +46,8 @@ class BotzoneRuleset(BotzoneBotsRuleset):
                                      "time_limit": "1.0"}
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "variant", "format", "walls",
-                            "orders", "initdata", "work_dir", "serve", "title"}) | BOTS,
+                            "orders", "initdata", "work_dir", "serve", "title", "clock",
+                            "seat_bind"}) | BOTS,
         "check-bot": frozenset({"seed", "variant", "games"}) | BOTS,
         "replay": frozenset({"at", "codes", "html_out", "match_id"}),
         "report": frozenset({"html_out"}),
@@ -69,6 +70,16 @@ class BotzoneRuleset(BotzoneBotsRuleset):
         from rulesets.botzone.play import run_match
 
         return run_match(args)
+
+    def play_person(self, args: CommandArgs) -> int:
+        bot = f"json+keep-running:python3 {self.samples / 'greedy_bot.py'} --keep-running"
+        return self.match(CommandArgs({
+            "ais": [f"web:{args['name']}", bot, bot, bot], "verbose": False, "debug": True,
+            "seed": args["seed"], "log_dir": args["log_dir"], "format": "one",
+            "variant": args.get("variant") or "classic",
+            "initdata": None, "work_dir": None, "serve": None, "sandbox": "none",
+            "mem_limit": None, "cpu_limit": None, "file_limit": None, "time_limit": None,
+            "clock": args["clock"], "seat_bind": args["seat_bind"]}, frozenset()))
 
     def check_bot(self, args: CommandArgs) -> int:
         from rulesets.botzone.play import check_bot

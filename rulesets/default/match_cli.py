@@ -17,6 +17,7 @@ from rich.text import Text
 from rulesets.default.account import account_line
 from rulesets.default.console import MatchProgress, ranking_table, say_faults, say_repeats
 from rulesets.default.match import MatchConfig, MatchResult, players_from_args, run_match
+from server.bots.person import PersonOptions
 from server.bots.remote import RemoteOptions, RemoteSetupError, open_remote_seats
 from server.bots.seats import ProcessLauncher, Sandbox, TableOptions
 from server.output.console import configure_logging
@@ -41,7 +42,8 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                  verbose: bool, log_dir: Path | None, hard_limit: float, join_limit: float,
                  on_fault: str, announce: bool,
                  remote: RemoteOptions | None = None, sandbox: Sandbox | None = None,
-                 serve: str | None = None, title: str = "") -> int:
+                 serve: str | None = None, title: str = "",
+                 persons: PersonOptions | None = None, hands: int | None = None) -> int:
     console = err_console()
     match_id = f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}"
     root = None
@@ -55,7 +57,7 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                          TableOptions(hard_limit, join_limit, announce), on_fault,
                          launcher=ProcessLauncher(sandbox),
                          live=None if root is None else LiveFeed(feed_path(root)),
-                         title=title or f"Match {match_id}", heading=title)
+                         title=title or f"Match {match_id}", heading=title, hands=hands)
     log = structlog.get_logger().bind(match=match_id)
     holder: list[MatchResult] = []
     repeats = Repeats()
@@ -73,21 +75,38 @@ def run_from_cli(specs: Sequence[str], argvs: Sequence[list[str]], *, seed: int,
                     for name in remote.generated:
                         console.print(f"token for tcp:{name}: {remote.tokens[name]}",
                                       markup=False)
-                    await play_all(dataclasses.replace(config, launcher=seats))
+                    await with_persons(dataclasses.replace(config, launcher=seats))
             except RemoteSetupError as exc:  # raised before the block: nothing was played
                 console.print(error_line(exc))
             return
-        await play_all(config)
+        await with_persons(config)
+
+    async def with_persons(config: MatchConfig) -> None:
+        """``web:NAME`` seats: their pages served, their links printed (stdout)."""
+        if persons is None:
+            await play_all(config)
+            return
+        from rulesets.default.person_board import PersonBoard
+        from server.bots.person import links
+        from server.web.seat_page import open_person_seats
+
+        async with open_person_seats(persons, PersonBoard, config.launcher) as (seats, base):
+            for name, link in links(base, persons):
+                print(f"web:{name} plays at {link}", flush=True)
+            console.print("open the link in a browser (each person their own): the first "
+                          f"hand starts when every page is open; {persons.clock:g} s a move",
+                          markup=False)
+            await play_all(dataclasses.replace(config, launcher=seats))
 
     async def play_all(config: MatchConfig) -> None:
         if verbose:  # the account tells the rest; the fault lines are said all the same
             holder.append(await run_match(config, partial(say_faults, console, repeats),
                                           log=log))
             return
-        with MatchProgress(groups * 16, console, repeats) as progress:
+        with MatchProgress(config.planned, console, repeats) as progress:
             holder.append(await run_match(config, progress.hand_done, log=log))
 
-    console.print(f"match {match_id}: seed {seed}, {groups * 16} hands"
+    console.print(f"match {match_id}: seed {seed}, {config.planned} hands"
                   + (f", logs in {root}" if root else ""), markup=False)
     with web_view(root, serve):
         return play_and_say(play, console, root, holder, repeats)

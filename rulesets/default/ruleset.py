@@ -39,8 +39,8 @@ class DefaultRuleset(Ruleset):
     title = "docs/SPEC.md's contest"
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "groups", "on_fault",
-                            "announce", "listen", "token", "work_dir", "serve", "title"})
-        | LIMITS | TABLE,
+                            "announce", "listen", "token", "work_dir", "serve", "title", "clock",
+                            "seat_bind", "hands"}) | LIMITS | TABLE,
         "check-bot": frozenset({"hands", "seed"}) | LIMITS | TABLE,
         "replay": frozenset({"at", "codes", "html_out", "seat", "bot", "hard_limit",
                              "mem_limit", "cpu_limit", "file_limit"}),
@@ -50,6 +50,7 @@ class DefaultRuleset(Ruleset):
     def match(self, args: CommandArgs) -> int:
         import secrets
 
+        from server.bots.person import DEFAULT_CLOCK, PersonSetupError, person_options
         from server.bots.processes import BotCommandError, parse_command
         from server.bots.remote import RemoteSetupError, remote_options
         from server.bots.sandbox import SandboxError
@@ -62,9 +63,12 @@ class DefaultRuleset(Ruleset):
         if on_fault not in ("autoplay", "end"):
             raise InputError(f"--on-fault must be autoplay or end, not {on_fault!r}")
         try:
-            argvs = [[] if spec.startswith("tcp:") else parse_command(spec) for spec in ais]
+            argvs = [[] if spec.startswith(("tcp:", "web:")) else parse_command(spec)
+                     for spec in ais]
             remote = remote_options(ais, args["listen"], args["token"] or [])
-        except (BotCommandError, RemoteSetupError) as exc:
+            persons = person_options(ais, args.get("clock") or DEFAULT_CLOCK,
+                                     args.get("seat_bind") or "127.0.0.1:0")
+        except (BotCommandError, RemoteSetupError, PersonSetupError) as exc:
             raise InputError(str(exc)) from None
         bot_sandbox = sandbox_from(args, work_dir=args["work_dir"])
         try:
@@ -89,8 +93,19 @@ class DefaultRuleset(Ruleset):
             ais, argvs, seed=seed, groups=args["groups"], verbose=args["verbose"],
             log_dir=log_dir if logs else None, hard_limit=args["hard_limit"],
             join_limit=args["join_limit"], on_fault=on_fault, announce=args["announce"],
-            remote=remote, sandbox=bot_sandbox, serve=serve, title=args.get("title") or "")
+            remote=remote, sandbox=bot_sandbox, serve=serve, persons=persons,
+            hands=args.get("hands"), title=args.get("title") or "")
         return status
+
+    def play_person(self, args: CommandArgs) -> int:
+        bot = str(Path(__file__).resolve().parents[2] / "sample_ai" / "greedy.py")
+        return self.match(CommandArgs({
+            "ais": [f"web:{args['name']}", bot, bot, bot], "verbose": False, "debug": True,
+            "seed": args["seed"], "log_dir": args["log_dir"], "groups": 6, "hard_limit": 5.0,
+            "join_limit": 5.0, "on_fault": "autoplay", "announce": True, "listen": None,
+            "token": None, "mem_limit": None, "cpu_limit": None, "file_limit": None,
+            "sandbox": "none", "work_dir": None, "serve": None, "clock": args["clock"],
+            "seat_bind": args["seat_bind"], "hands": args.get("hands") or 4}, frozenset()))
 
     def check_bot(self, args: CommandArgs) -> int:
         import trio

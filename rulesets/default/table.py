@@ -236,6 +236,11 @@ class _Table:
         # Told before each batch of lines is written (the live feed's pictures): after
         # the answers that led to it were stamped, before the next prompt's clock starts.
         self.watch: Callable[[], None] | None = None
+        # A seat's own clock (a person's seat: ``server.bots.person``) replaces the hard
+        # limit for it, and no answer within it is fined; its time-out costs what a bot's does.
+        clocks = [getattr(p, "clock", None) for p in peers]
+        self.hard = [options.hard_limit if c is None else float(c) for c in clocks]
+        self.own_ms = [None if c is None else round(float(c) * 1000) for c in clocks]
 
     # --- helpers ----------------------------------------------------------------
 
@@ -444,7 +449,7 @@ class _Table:
             pending = [(self.prompt_at[s], s) for s in engine.waiting]
             if any(at is None for at, _ in pending):
                 raise RuntimeError(f"prompt without a clock: {pending}")
-            deadline = min(p.at for p, _ in pending if p is not None) + self.options.hard_limit
+            deadline = min(p.at + self.hard[s] for p, s in pending if p is not None)
             try:
                 # Lines already read come first, even past a deadline: they were in time
                 # if their stamps say so (receive() would check the deadline first).
@@ -460,7 +465,7 @@ class _Table:
     def _expire(self, now: float) -> None:
         for seat, expect in sorted(self.engine.waiting.items()):
             at = self.prompt_at[seat]
-            if at is not None and at.at + self.options.hard_limit <= now:
+            if at is not None and at.at + self.hard[seat] <= now:
                 self._hard_limit(seat, expect)
 
     def _hard_limit(self, seat: int, expect: Expect) -> None:
@@ -488,7 +493,7 @@ class _Table:
             self._unsolicited(seat, item, "not asked" if expect is None or prompt is None
                               else "read before its prompt was written")
             return
-        if at > prompt.at + self.options.hard_limit:
+        if at > prompt.at + self.hard[seat]:
             self._hard_limit(seat, expect)  # read late, seen later still
             return
         # The engine has its say before anything is timed: a line it does not take
@@ -501,7 +506,9 @@ class _Table:
             return
         elapsed_ms = (at - prompt.at) * 1000
         self.out.answer_ms[seat].append(elapsed_ms)
-        self._fine(seat, elapsed_ms, TIME_LIMIT_MS[expect], (prompt.at, at))
+        own = self.own_ms[seat]
+        self._fine(seat, elapsed_ms, TIME_LIMIT_MS[expect] if own is None else own,
+                   (prompt.at, at))
         self.prompt_at[seat] = None
         if verdict.verdict is Verdict.REJECTED:
             self.fault(seat, f"illegal: {verdict.reason}")

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rulesets.noi2014 import formats
 from rulesets.noi2014.engine import PLAYERS
+from rulesets.noi2014.person_board import PersonBoard
 from rulesets.noi2014.records import NAME, fault_causes, game_line
 from rulesets.noi2014.rules import NoiRules
 from rulesets.noi2014.stats import game_facts
@@ -22,6 +24,9 @@ from server.bots.botzone_io import NOI2014
 from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
 from server.seam.errors import InputError
 from server.turns.match import GameOutcome
+
+if TYPE_CHECKING:
+    from server.turns.match import SeatOpener
 
 CHECK_OPPONENTS = ("greedy_bot.py", "greedy_bot.py", "random_bot.py")
 
@@ -48,29 +53,43 @@ def match_meta(fmt: str, seed: int, bots: Bots) -> dict[str, Any]:
 
 def run_match(args: CommandArgs) -> int:
     from server.bots.leftovers import stop_earlier_bots_and_say
+    from server.bots.person import seats_of
     from server.output.console import configure_logging
     from server.output.paths import output_folder
     from server.turns.match import TurnMatch, players_named
     from server.turns.match_cli import match_folder, run_turn_match_cli
+    from server.web.seat_page import person_pages
 
     specs: list[str] = list(args["ais"])
     if len(specs) != 4:
         raise InputError(f"need exactly 4 bots, got {len(specs)}")
     seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
     fmt, plans = plans_of(args, seed)
-    bots = Bots.from_args(specs, args, args["work_dir"], NOI2014)
+    persons = seats_of(specs, args, PersonBoard,
+                       "a fault, as for a bot: you leave this game and rank after the "
+                       "others; you play again in the next game.")
+    # A web:NAME seat is opened by ``persons`` before ``bots`` is asked: its stand-in
+    # command is never started.
+    bots = Bots.from_args([PERSON_STAND_IN if spec.startswith("web:") else spec
+                           for spec in specs], args, args["work_dir"], NOI2014)
     root = None
     if args["debug"] or args.get("serve"):  # --serve shows the log folder
         root = match_folder(output_folder(args["log_dir"], "--log-dir"), NAME, seed)
     match = TurnMatch(NAME, players_named(specs), plans, NoiRules(),
                       bots.opener, root, meta=match_meta(fmt, seed, bots),
                       header=formats.game_header, facts=game_facts)
+    if persons is not None:
+        match.opener = cast("SeatOpener", persons.turn_opener(specs, bots.opener))
+        match.around = partial(person_pages, persons, "game")
     configure_logging(False)
     stop_earlier_bots_and_say()
     if args.get("title"):  # the pages' title: match.json's, beside the meta
         match.meta = {**match.meta, "title": args["title"]}
     return run_turn_match_cli(match, verbose=bool(args["verbose"]), seed=seed,
                               serve=args.get("serve"))
+
+
+PERSON_STAND_IN = "true"
 
 
 def check_bot(args: CommandArgs, samples: Path) -> int:

@@ -46,7 +46,7 @@ class NoiRuleset(BotzoneBotsRuleset):
     tournament_defaults: ClassVar = {"walls": "1", "orders": "4", "time_limit": "1.0"}
     options: ClassVar = {
         "match": frozenset({"verbose", "debug", "seed", "log_dir", "format", "walls", "orders",
-                            "work_dir", "serve", "title"}) | BOTS,
+                            "work_dir", "serve", "title", "clock", "seat_bind"}) | BOTS,
         "check-bot": frozenset({"seed", "games"}) | BOTS,
         "replay": frozenset({"at", "codes", "html_out"}),
         "report": frozenset({"html_out"}),
@@ -64,6 +64,15 @@ class NoiRuleset(BotzoneBotsRuleset):
         from rulesets.noi2014.play import run_match
 
         return run_match(args)
+
+    def play_person(self, args: CommandArgs) -> int:
+        bot = f"json+keep-running:python3 {self.samples / 'greedy_bot.py'} --keep-running"
+        return self.match(CommandArgs({
+            "ais": [f"web:{args['name']}", bot, bot, bot], "verbose": False, "debug": True,
+            "seed": args["seed"], "log_dir": args["log_dir"], "format": "one",
+            "initdata": None, "work_dir": None, "serve": None, "sandbox": "none",
+            "mem_limit": None, "cpu_limit": None, "file_limit": None, "time_limit": None,
+            "clock": args["clock"], "seat_bind": args["seat_bind"]}, frozenset()))
 
     def check_bot(self, args: CommandArgs) -> int:
         from rulesets.noi2014.play import check_bot

@@ -27,6 +27,9 @@ from server.seam.registry import DEFAULT, LISTINGS, limit_default_help, listing,
 # Help for the options a match and a tournament share: the rules bots play by.
 HELP = {
     "hard_limit": "Seconds before an unanswered prompt is a fault",
+    "clock": "Seconds a person (a web:NAME seat) has for each answer",
+    "seat_bind": "HOST:PORT (or PORT: loopback) where the web:NAME seats' pages are served "
+    "(0: a free port)",
     "join_limit": "Seconds for each AI to join",
     "mem_limit": "MB of memory a bot uses, its processes together (a memory cgroup per "
                  "bot; see docs/guides/sandbox.md); 0: no limit",
@@ -330,12 +333,50 @@ def match(
     title: Annotated[str | None, typer.Option(
         help="The title of the match's pages (the live page, the report) [default: the "
              "log folder's name]", show_default=False)] = None,
+    clock: Annotated[float, typer.Option(min=0.05, help=HELP["clock"])] = 30.0,
+    seat_bind: Annotated[str, typer.Option(help=HELP["seat_bind"])] = "127.0.0.1:0",
+    hands: Annotated[int | None, typer.Option(min=1, help="Play only the first N hands",
+                                              show_default=False)] = None,
 ) -> None:
-    """Run a match: server AI1 AI2 AI3 AI4 [-v] [-d] (--ruleset botzone: Botzone bots)."""
+    """Run a match: server AI1 AI2 AI3 AI4 [-v] [-d] (--ruleset botzone: Botzone bots).
+
+    An AI web:NAME is a person's seat, played from a page whose link is printed."""
     checked_bind(serve)
     private_files()
     chosen = sandbox or ("bwrap" if serve is not None else "none")
     raise typer.Exit(dispatch(ctx, "match", ruleset).match(command_args(ctx, sandbox=chosen)))
+
+
+@app.command()
+def play(
+    ruleset: Annotated[str, typer.Option(help=RULESET_HELP)] = DEFAULT,
+    name: Annotated[str, typer.Option(help="Your name at the table")] = "you",
+    hands: Annotated[int, typer.Option(min=1, max=96, help="Hands to play (the default "
+                                       "ruleset; botzone and noi2014 play one game)")] = 4,
+    variant: Annotated[str | None, typer.Option(help=BOTZONE["variant"])] = None,
+    seed: Annotated[int | None, typer.Option(help="Match seed (random by default)")] = None,
+    clock: Annotated[float, typer.Option(min=0.05, help=HELP["clock"])] = 30.0,
+    seat_bind: Annotated[str, typer.Option(help=HELP["seat_bind"])] = "127.0.0.1:0",
+    log_dir: Annotated[Path, typer.Option(help="Where the match folder is written")] = Path(
+        "logs"),
+) -> None:
+    """Play against three sample AIs in your browser: open the link it prints.
+
+    The games are logged (as match -d), so verify, replay and report read them."""
+    from server.bots.person import PersonSetupError, check_name
+
+    try:
+        check_name(name)
+    except PersonSetupError as exc:
+        raise InputError(str(exc)) from None
+    if variant is not None and ruleset != "botzone":
+        raise InputError("--variant is for --ruleset botzone")
+    if listing(ruleset).kind != "match":
+        raise InputError(f"--ruleset {ruleset}: {listing(ruleset).title}; it plays no bots")
+    private_files()
+    raise typer.Exit(load(ruleset).play_person(CommandArgs({
+        "name": name, "hands": hands, "variant": variant, "seed": seed, "clock": clock,
+        "seat_bind": seat_bind, "log_dir": log_dir}, frozenset())))
 
 
 @app.command("check-bot")

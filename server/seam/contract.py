@@ -142,6 +142,12 @@ class Ruleset:
     def check_bot(self, args: CommandArgs) -> int:
         raise self._unsupported("check-bot")
 
+    def play_person(self, args: CommandArgs) -> int:
+        """``server play``: a person (``web:NAME``, named by ``name``) against three of
+        the ruleset's sample bots, logged under ``log_dir``; ``seed``, ``clock``,
+        ``seat_bind``, ``hands`` (the default ruleset) or ``variant`` (Botzone)."""
+        raise self._unsupported("play")
+
     def fans(self, args: CommandArgs) -> int:
         """``server fans``: score hands by the ruleset's fan table."""
         raise self._unsupported("fans")
@@ -480,3 +486,48 @@ def distinct_names(names: Sequence[str]) -> list[str]:
     player number where two share one (``greedy.py (P2)``)."""
     return [name if names.count(name) == 1 else f"{name} (P{p})"
             for p, name in enumerate(names)]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One legal answer a person may give now (``SeatBoard.choices``).
+
+    ``answer`` is the seat's protocol answer, exactly as a bot would write it
+    (the default ruleset's ``out 5M``; Botzone's response text); ``kind`` says how
+    the page offers it: ``discard`` (a click on the tile ``tile`` in the hand) or
+    a button labelled ``label``. A ``step`` is the first half of a two-part answer
+    (Botzone's PENG or CHI, whose discard comes with it): choosing it sends nothing,
+    the board's ``step`` applies it and its ``choices`` then offer the rest."""
+
+    answer: str
+    kind: str  # discard, win, pass, pung, kong, chow, rob, back, ...
+    label: str
+    tile: str | None = None  # the face code (Botzone's notation) it is about, if any
+    step: bool = False
+
+
+class SeatBoard(Protocol):
+    """A person's seat, as a ruleset sees it: the seam between ``server.bots.person``
+    (the shell's person seats and their page) and a ruleset.
+
+    It is fed only what the seat's bot would be sent, and the answers the seat
+    gave; ``picture`` is what the page draws (JSON, only what the seat knows) and
+    ``choices`` are exactly the legal answers now (empty when not asked). The
+    shell refuses any answer that is not one of them, so a person's page never
+    makes a seat fault."""
+
+    def feed(self, text: str) -> None:
+        """One message the server sent the seat (a line of the line protocol)."""
+        ...
+
+    def answered(self, answer: str) -> None:
+        """The seat's own answer (one of ``choices``), sent on."""
+        ...
+
+    def step(self, answer: str) -> None:
+        """A ``Choice.step`` chosen (only a board that offers steps is asked)."""
+        ...
+
+    def picture(self) -> dict[str, Any]: ...
+
+    def choices(self) -> list[Choice]: ...

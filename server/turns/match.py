@@ -83,6 +83,8 @@ class TurnMatch:
     # The per-bot facts of a game's record (the ruleset's reader): match.json then gives
     # each player's statistics (``server.seam.bot_stats``).
     facts: Callable[[Mapping[str, Any]], list[SeatFacts]] | None = None
+    # What runs around the whole match in its event loop (the pages of its person seats).
+    around: Callable[[], AbstractAsyncContextManager[object]] | None = None
 
 
 @dataclass(slots=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,8 @@ def _run_turn_match_cli(match: TurnMatch, *, verbose: bool, seed: int) -> int:
         console.print(f"  judge: {one_line(str(display), 2 * LINE)}", markup=False, highlight=False)
 
     async def play() -> None:
-        holder.append(await run_turn_match(match, on_game, on_turn if verbose else None))
+        async with match.around() if match.around is not None else nullcontext():
+            holder.append(await run_turn_match(match, on_game, on_turn if verbose else None))
 
     if match.root is not None and match.live is None:
         match.live = LiveFeed(feed_path(match.root))
