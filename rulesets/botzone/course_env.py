@@ -178,6 +178,10 @@ class MahjongGBEnv:
                 responses[seat] = _BOTZONE[action]
             else:
                 responses[seat] = to_botzone(str(self.agents[seat].action2response(action)))
+        if self.state == "claim" and responses.count(_PASS) == 4:  # the common turn
+            self.judge.step(_ALL_PASS)
+            self._advance()
+            return self._obs(), self._reward(), self.done
         if self.state == "claim":
             self._claim(responses)
             return self._obs(), self._reward(), self.done
@@ -243,8 +247,11 @@ class MahjongGBEnv:
         self._judge(composed)  # as on the copy: a kong, a win, an error or all passing
 
     def _judge(self, responses: list[str]) -> None:
-        self.judge.step([_PASS_REPLY if text == _PASS else Reply("OK", text)
-                         for text in responses])
+        if responses.count(_PASS) == 4:
+            self.judge.step(_ALL_PASS)
+        else:
+            self.judge.step([_PASS_REPLY if text == _PASS else Reply("OK", text)
+                             for text in responses])
         self._advance()
 
     def _advance(self) -> None:
@@ -269,9 +276,7 @@ class MahjongGBEnv:
                 others = f"Player {stage} Draw"
                 if table is not None:
                     self._log.append((stage, f"Draw {tile}", others))
-                    mask = table.draw(stage, tile)
-                    self.obs = {stage: {"observation": table.observation(stage),
-                                        "action_mask": mask}}
+                    self.obs = table.draw(stage, tile)
                     return
                 for seat in range(4):
                     if seat != stage:
@@ -286,10 +291,7 @@ class MahjongGBEnv:
                 self._last_op = op
                 if table is not None:
                     self._log.append((player, said, said))
-                    table.discard(player, tile)
-                    self.obs = {seat: {"observation": table.observation(seat),
-                                       "action_mask": table.on_discard(seat, player, tile)}
-                                for seat in range(4) if seat != player}
+                    self.obs = table.discard(player, tile)
                     return
                 agents[player].request2obs(said)
                 self.obs = {seat: agents[seat].request2obs(said)

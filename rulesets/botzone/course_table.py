@@ -55,6 +55,15 @@ _PASS_ONLY[PASS] = 1
 _PASS_HU = _PASS_ONLY.copy()
 _PASS_HU[HU] = 1
 _HAND = 2 * 36  # the observation's first hand cell (row 2 of (6, 36))
+_OTHERS = [tuple(seat for seat in range(4) if seat != player) for player in range(4)]
+
+
+def _alone(counts: bytearray, t: int) -> bool:
+    """Whether a tile ``t`` not held would have no tile of its suit within two of it."""
+    if t >= 27:
+        return True
+    n = t % 9
+    return not any(counts[max(t - n, t - 2):min(t - n + 8, t + 2) + 1])
 
 
 class CourseTable:
@@ -102,19 +111,45 @@ class CourseTable:
 
     # --- events (what the view's requests do to the seat's own hand and melds) ---------
 
-    def draw(self, seat: int, tile: str) -> np.ndarray:
-        """``seat`` drew ``tile``: its mask."""
+    def draw(self, seat: int, tile: str) -> dict[int, dict[str, np.ndarray]]:
+        """``seat`` drew ``tile``: its observation and mask."""
         t = TILE_INDEX[tile]
         self.add(seat, t)
         about_kong = self.kong == seat
         self.kong = -1
-        return self._draw_mask(seat, tile, t, about_kong)
+        return {seat: {"observation": self._obs[seat].copy(),
+                       "action_mask": self._draw_mask(seat, tile, t, about_kong)}}
 
-    def discard(self, seat: int, tile: str) -> None:
-        """``seat`` discarded ``tile`` (after a draw, or its claim already applied)."""
-        self.remove(seat, TILE_INDEX[tile])
+    def discard(self, seat: int, tile: str) -> dict[int, dict[str, np.ndarray]]:
+        """``seat`` discarded ``tile`` (after a draw, or its claim already applied): the
+        others' observations and masks (``SeatView`` DISCARD; ``has_choice`` finds most
+        of them able to pass only)."""
+        t = TILE_INDEX[tile]
+        self.remove(seat, t)
         self.kong = -1
         self.source = seat
+        after = (seat + 1) % 4
+        out = {}
+        seen = self._obs
+        for other in _OTHERS[seat]:
+            counts = self.counts[other]
+            count = counts[t]
+            mask = None
+            if count < 2 and not (t < 27 and after == other and _chi_shape(counts, t)):
+                # no claim: a HU at most, which needs a complete shape; with two melds or
+                # more only the usual shape, which a tile alone and next to none cannot make
+                melds = len(self.packs[other])
+                if count == 0 and melds >= 2 and _alone(counts, t):
+                    mask = _PASS_ONLY.copy()
+                else:
+                    with_it = bytearray(counts)
+                    with_it[t] += 1
+                    if not could_win(with_it, melds):
+                        mask = _PASS_ONLY.copy()
+            if mask is None:
+                mask = self.on_discard(other, seat, tile)
+            out[other] = {"observation": seen[other].copy(), "action_mask": mask}
+        return out
 
     def claim(self, seat: int, kind: str, middle: str, tile: str) -> np.ndarray:
         """``seat``'s PENG or CHI (around ``middle``) of the discard ``tile``: its mask
@@ -162,22 +197,18 @@ class CourseTable:
         return len(self.walls[seat] if self.duplicate else self.walls[0])
 
     def on_discard(self, seat: int, source: int, tile: str) -> np.ndarray:
-        """``seat``'s mask on ``source``'s discard ``tile`` (``SeatView`` DISCARD)."""
+        """``seat``'s mask on ``source``'s discard ``tile`` (``SeatView`` DISCARD, all of
+        ``_compute_legal``)."""
         counts = self.counts[seat]
         t = TILE_INDEX[tile]
         after = (source + 1) % 4
-        if counts[t] < 2 and not (t < 27 and after == seat and _chi_shape(counts, t)):
-            with_it = bytearray(counts)
-            with_it[t] += 1
-            if not could_win(with_it, len(self.packs[seat])):
-                return _PASS_ONLY.copy()
+        count = counts[t]
         mask = bytearray(N_ACTIONS)
         mask[PASS] = 1
         wall = self.wall_left(after)
         if self._can_hu(seat, tile, t, False, False, wall == 0):
             mask[HU] = 1
         if wall > 0:
-            count = counts[t]
             if t < 27 and after == seat:
                 suit, n = divmod(t, 9)
                 base = 9 * suit

@@ -35,6 +35,7 @@ from server.seam.contract import Reply
 NOT_EVALUATED = -4
 PENALTY, COMPENSATION = -30, 10
 BASE = 8
+_PASSED = Reply("OK", "PASS")
 
 
 
@@ -190,11 +191,14 @@ class Judge:
                 self._expect_pass(replies[seat], seat)
             self._stage += 1
         elif stage < 4:
+            buhua = self._last_op == "BUHUA"
             for seat in range(4):
-                if self._last_op == "BUHUA" or seat != stage:
-                    self._expect_pass(replies[seat], seat)
+                reply = replies[seat]
+                if buhua or seat != stage:
+                    if reply.verdict != "OK" or reply.response != "PASS":  # else: a pass
+                        self._expect_pass(reply, seat)
                 else:
-                    self._take_own_draw(replies[seat], seat)
+                    self._take_own_draw(reply, seat)
             self._last_bugang, self._last_angang = self._cur_bugang, self._cur_angang
             self._cur_bugang = self._cur_gang = self._cur_angang = False
         elif stage < 8:
@@ -204,6 +208,8 @@ class Judge:
             for k in range(4):
                 seat = (kong + k) % 4
                 reply = replies[seat]
+                if reply.verdict == "OK" and reply.response == "PASS":
+                    continue
                 self._check_verdict(reply, seat)
                 text = _text(reply)
                 if text == "PASS":
@@ -214,7 +220,7 @@ class Judge:
             self._stage -= 8
 
     def _take_discard(self, replies: Sequence[Reply], discarder: int) -> None:
-        if all(reply.verdict == "OK" and reply.response == "PASS" for reply in replies):
+        if list(replies).count(_PASSED) == 4:
             # everyone passed: the steps below would find nothing (the common turn, made short)
             self._stage = (discarder + 1) % 4
             self._show(self._last_tile, 1)
@@ -461,7 +467,7 @@ class Judge:
 
     def _tile_count(self) -> int | list[int]:
         if self.duplicate:
-            return [len(wall) for wall in self._walls]
+            return list(map(len, self._walls))
         return len(self._walls[0])
 
     # --- winning and ending ----------------------------------------------------------
