@@ -64,6 +64,7 @@ from rulesets.botzone.seat_view import (
     PASS,
     PENG,
     PLAY,
+    STANDARD_WALLS,
     SUIT_ORDER,
     TILE_INDEX,
     TILE_LIST,
@@ -118,10 +119,13 @@ class CourseAgent:
         """Count walls as ``variant`` does (``duplicate`` or ``classic``; ``wall_sizes``
         for a given wall); before the first request. An agent with this method is also
         told the flowers (``Player N BuHua X``)."""
-        if self._view.turn or self._view.seat >= 0:
+        view = self._view
+        if view.turn or view.seat >= 0:
             raise ValueError("set_variant comes before the first request")
         self.variant = variant
-        self._view = SeatView(variant, wall_sizes)
+        sizes = STANDARD_WALLS.get(variant) if wall_sizes is None else wall_sizes
+        if variant != view.variant or sizes is None or list(sizes) != view.walls:
+            self._view = SeatView(variant, wall_sizes)  # else the view is that game's already
         self._seen = None
 
     @property

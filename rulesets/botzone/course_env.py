@@ -62,6 +62,7 @@ _PASS = "PASS"
 _PASS_REPLY = Reply("OK", _PASS)
 _ALL_PASS = [_PASS_REPLY] * 4
 _NO_ACTION = np.zeros(N_ACTIONS, dtype=np.float32)
+_DRAWS = [f"Player {seat} Draw" for seat in range(4)]
 
 
 def to_botzone(response: str) -> str:
@@ -273,9 +274,9 @@ class MahjongGBEnv:
                 self.cur_player = stage
                 self.state = "draw"
                 self._last_op = "DRAW"
-                others = f"Player {stage} Draw"
+                others = _DRAWS[stage]
                 if table is not None:
-                    self._log.append((stage, f"Draw {tile}", others))
+                    self._log.append((stage, "Draw " + tile, others))
                     self.obs = table.draw(stage, tile)
                     return
                 for seat in range(4):

@@ -257,12 +257,17 @@ class CourseTable:
                 wall_last: bool) -> bool:
         """``SeatView._can_hu`` on this seat's hand: the shape test, then the calculator
         with the judge's flags, at least 8 fans besides the flowers."""
-        counts = bytearray(self.counts[seat])
-        if not self_drawn:
-            counts[t] += 1
+        counts = self.counts[seat]
         packs = self.packs[seat]
-        if not could_win(counts, len(packs)):
-            return False
+        if self_drawn:  # the drawn tile is in the counts already
+            if not could_win(counts, len(packs)):
+                return False
+            counts = bytearray(counts)
+        else:
+            counts = bytearray(counts)
+            counts[t] += 1
+            if not could_win(counts, len(packs)):
+                return False
         counts[t] -= 1
         hand = [TILE_LIST[k] for k in range(N_TILES) for _ in range(counts[k])]
         melds: list[Pack] = [(str(p[0]), str(p[1]), int(p[2])) for p in packs]
