@@ -32,6 +32,19 @@ told the game before its first request and, in classic, every flower (``Player N
 BuHua X``; the deal's right after ``Deal``), so its walls and masks are the judge's.
 The course's own ``FeatureAgent`` has neither and is told no flower.
 
+Speed: with ``CourseAgent`` itself (or a subclass that keeps its ``request2obs`` and
+encoder), the four agents are not fed their requests as text step by step. One
+``course_table.CourseTable`` keeps what is public once (read from the judge's state)
+and each seat's own hand, and makes the observation and the mask of the seats asked to
+decide only, by the seat view's rules; each event is logged once as the course's
+request text, and an agent takes the log into its view (``CourseAgent.view``) the
+moment anything reads it (``hand``, ``packs``, ``valid``...), so the attributes stay
+right. The environment reads the judge's state, not its request strings. A subclass
+that overrides ``request2obs`` (or any method it calls, or the encoder) gets every
+request as text, as before; ``fast=False`` in the config asks that of any agent (the
+reference the tests compare the fast path with: the same observations, masks and
+rewards).
+
 The course's environment differs from the judge in one score: on a self-drawn win it
 counts the drawn tile twice for 和绝张 (the judge wants three shown, the drawn tile not
 counted), so about 5% of its games score otherwise than here; here agrees with the
