@@ -135,6 +135,10 @@ class CourseAgent:
             self._sync()
         return self._view
 
+    @view.setter
+    def view(self, view: SeatView) -> None:
+        self._view = view
+
     # --- requests -----------------------------------------------------------------------
 
     def request2obs(self, request: str) -> dict[str, Any] | None:
