@@ -65,7 +65,7 @@ from rulesets.botzone.course_agent import CourseAgent, course_response
 from rulesets.botzone.course_table import CourseTable
 from rulesets.botzone.encoders import CourseFeatures
 from rulesets.botzone.judge import Judge
-from rulesets.botzone.seat_view import N_ACTIONS, TILE_INDEX
+from rulesets.botzone.seat_view import N_ACTIONS, PENG, SUIT_ORDER, TILE_INDEX, chi_action
 from rulesets.botzone.tiles import standard_tiles
 from server.seam.contract import Reply
 
@@ -235,13 +235,16 @@ class MahjongGBEnv:
         if not claimed:  # no PENG or CHI to try first: straight to the judge
             self._judge(composed)
             return
-        twin = judge.copy()
-        output = twin.step([Reply("OK", text) for text in composed])
-        display = output["display"]
-        if output["command"] == "request" and display.get("action") in ("PENG", "CHI"):
-            seat = int(display["player"])
-            kind = str(display["action"])
-            middle = str(display.get("tileCHI", ""))
+        sure = self._sure_claim(responses, discard)
+        if sure is None:
+            twin = judge.copy()
+            output = twin.step([Reply("OK", text) for text in composed])
+            display = output["display"]
+            if output["command"] == "request" and display.get("action") in ("PENG", "CHI"):
+                sure = (int(display["player"]), str(display["action"]),
+                        str(display.get("tileCHI", "")))
+        if sure is not None:
+            seat, kind, middle = sure
             self._claiming = (kind, middle)
             self.cur_player = seat
             self.state = "discard"
@@ -259,6 +262,29 @@ class MahjongGBEnv:
             self.obs = {seat: self.agents[seat].request2obs(said)}
             return
         self._judge(composed)  # as on the copy: a kong, a win, an error or all passing
+
+    def _sure_claim(self, responses: list[str], discard: str) -> tuple[int, str, str] | None:
+        """On the fast path, a claim the judge is sure to make without asking a copy of
+        it: the one answer that is not a pass, a PENG or CHI the claimer's mask offers
+        (the judge then has no HU, kong or earlier claim to check first, the claim is
+        legal, the wall is not empty, and the discard composed for it is held)."""
+        table = self.table
+        if table is None or responses.count(_PASS) != 3:
+            return None
+        seat = next(seat for seat, text in enumerate(responses) if text != _PASS)
+        words = responses[seat].split(" ")
+        if words == ["PENG"]:
+            kind, middle, action = "PENG", "", PENG + TILE_INDEX[discard]
+        elif len(words) == 2 and words[0] == "CHI" and words[1] in TILE_INDEX and \
+                words[1][0] in SUIT_ORDER and words[1][0] == discard[0] and \
+                words[1][1] in "2345678" and abs(int(words[1][1]) - int(discard[1])) <= 1:
+            kind, middle = "CHI", words[1]
+            action = chi_action(SUIT_ORDER.index(middle[0]), int(middle[1]), int(discard[1]))
+        else:
+            return None
+        if not table.on_discard(seat, self.cur_player, discard)[action]:
+            return None
+        return seat, kind, middle
 
     def _judge(self, responses: list[str]) -> None:
         if responses.count(_PASS) == 4:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from rulesets.botzone.course_env import CourseAgent, MahjongGBEnv
-from rulesets.botzone.seat_view import HU, action_of
+from rulesets.botzone.seat_view import HU, PENG, TILE_INDEX, action_of, chi_action
 from tests.datadir import botzone_games
 
 GAMES = botzone_games()
@@ -100,9 +100,11 @@ def test_in_classic_an_agent_that_takes_the_variant_is_told_every_flower() -> No
 
 
 def play_both_ways(duplicate: bool, seed: int, agent_clz: Any = CourseAgent,
-                   fast: bool = True, read: bool = True) -> tuple[MahjongGBEnv, list[Any]]:
-    """A seeded game (claims often): every observation, mask and reward in order, what
-    each agent's view holds at each of its decisions (``read``) and at the end."""
+                   fast: bool = True, read: bool = True,
+                   wild: float = 0.0) -> tuple[MahjongGBEnv, list[Any]]:
+    """A seeded game (claims often; with probability ``wild`` a claim of the discard
+    the mask may not offer): every observation, mask and reward in order, what each
+    agent's view holds at each of its decisions (``read``) and at the end."""
     env = MahjongGBEnv({"agent_clz": agent_clz, "duplicate": duplicate, "fast": fast})
     random.seed(seed)
     rng = random.Random(seed)
@@ -119,6 +121,11 @@ def play_both_ways(duplicate: bool, seed: int, agent_clz: Any = CourseAgent,
             legal = np.flatnonzero(o["action_mask"])
             grabs = [a for a in legal if a >= 36]
             actions[name] = int(rng.choice(grabs if grabs and rng.random() < 0.7 else legal))
+            if env.state == "claim" and rng.random() < wild:
+                t = TILE_INDEX[agent.curTile]
+                actions[name] = rng.choice([PENG + t, *(chi_action(t // 9, n, t % 9 + 1)
+                                                       for n in range(2, 9)
+                                                       if t < 27 and abs(n - t % 9 - 1) <= 1)])
         obs, reward, done = env.step(actions)
         seen.append(sorted(reward.items()))
     seen.append([(o["observation"].tolist(), o["action_mask"].tolist()) for o in obs.values()])
@@ -137,6 +144,8 @@ def test_the_fast_path_gives_the_text_paths_observations_masks_rewards_and_views
         assert seen_fast == seen_text, (duplicate, seed)
         assert play_both_ways(duplicate, seed, read=False)[1] == \
             play_both_ways(duplicate, seed, fast=False, read=False)[1]
+        assert play_both_ways(duplicate, seed, wild=0.004)[1] == \
+            play_both_ways(duplicate, seed, fast=False, wild=0.004)[1]
 
 
 def test_a_subclass_that_overrides_request2obs_is_told_every_request_as_text() -> None:
