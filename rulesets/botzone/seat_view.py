@@ -108,8 +108,21 @@ def describe(action: int) -> str:
 # --- a fast test for a complete hand shape (before asking the fan calculator) -------------
 
 
+_SHAPES: dict[tuple[bytes, bool], int] = {}
+
+
 def _shapes(counts: bytes, chows: bool) -> int:
-    """Bits: 1 = melds only, 2 = melds and one pair (chows only in a suit)."""
+    """Bits: 1 = melds only, 2 = melds and one pair (chows only in a suit); each answer
+    kept, so that a new suit's test reuses those of the counts it splits into."""
+    key = (counts, chows)
+    bits = _SHAPES.get(key)
+    if bits is None:
+        bits = _SHAPES[key] = _split(counts, chows)
+    return bits
+
+
+def _split(counts: bytes, chows: bool) -> int:
+    """``_shapes`` worked out: take out the first tile's pung, chow or pair and recurse."""
     if not any(counts):
         return 1
     bits = 0
