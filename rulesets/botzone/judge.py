@@ -540,7 +540,7 @@ def _text(reply: Reply) -> str:
 
 def _check_deal(walls: list[list[str]], duplicate: bool) -> None:
     """Refuse a walltiles too short to deal 13 tiles to every seat (the judge would crash)."""
-    left = [sum(not is_flower(tile) for tile in wall) for wall in walls]
+    left = [len(wall) - [tile[:1] for tile in wall].count("H") for wall in walls]  # is_flower
     if duplicate:
         short = [seat for seat in range(4) if left[seat] < 13]
         if short:
