@@ -250,7 +250,8 @@ class Judge:
             self._error(seat, "WA")
 
     def _take_own_draw(self, reply: Reply, seat: int) -> None:
-        self._check_verdict(reply, seat)
+        if reply.verdict != "OK":
+            self._error(seat, str(reply.verdict))  # _check_verdict
         words = _text(reply).split(" ")
         if len(words) == 1 and words[0] == "HU":
             self._hu(seat)
@@ -384,7 +385,7 @@ class Judge:
         if stage == -1:
             content = self._deal()
         elif stage < 4:
-            wall = self._wall(stage)
+            wall = self._walls[stage] if self.duplicate else self._walls[0]  # _wall
             if not wall:
                 display["action"] = "HUANG"
                 display["tileCnt"] = self._tile_count()
@@ -392,7 +393,7 @@ class Judge:
             tile = self._last_tile = wall.pop()
             display["player"] = stage
             display["tile"] = tile
-            if is_flower(tile):
+            if tile.startswith("H"):  # is_flower
                 self._last_op = display["action"] = "BUHUA"
                 self._flowers[stage].append(tile)
                 text = f"3 {stage} BUHUA {tile}"
