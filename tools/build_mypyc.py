@@ -12,14 +12,15 @@ needs the build: it is a local speed-up for long simulations.
 
 What is compiled (``CORES``): ``scoring``, the default ruleset's engine, deals and
 in-process driver, the seed stream, and the pure side of Botzone's training
-environment: its tiles, judge, seat view and game table (``rulesets.botzone.env``
-and its encoders stay plain: they are the numpy and PettingZoo shell; ``fans`` is a
-thin call into PyMahjongGB, already C++). A compiled class has no ``__dict__``, so
-``Judge.copy`` copies its attributes one by one. Not compiled: ``protocol.messages`` (mypyc
-turns a dataclass's ``ClassVar`` into an instance attribute, and the frozen messages
-then fail to build), ``protocol.tiles`` (a compiled function checks its arguments'
-types on entry, so ``parse_tile(None)`` would raise ``TypeError`` where the plain
-one raises ``TileError``), and the shell.
+environment: its tiles, judge, seat view and game table; and the course drop-in's table
+(``course_table``: numpy is only called from it; ``CourseAgent`` stays plain, students
+subclass it). ``rulesets.botzone.env`` and its encoders stay plain: they are the numpy
+and PettingZoo shell; ``fans`` is a thin call into PyMahjongGB, already C++. A compiled
+class has no ``__dict__``, so ``Judge.copy`` copies its attributes one by one. Not
+compiled: ``protocol.messages`` (mypyc turns a dataclass's ``ClassVar`` into an instance
+attribute, and the frozen messages then fail to build), ``protocol.tiles`` (a compiled
+function checks its arguments' types on entry, so ``parse_tile(None)`` would raise
+``TypeError`` where the plain one raises ``TileError``), and the shell.
 
 The sample bots stay plain Python: students subclass ``sample_ai.framework.Bot``
 and step through it in a debugger, which a C extension would prevent. Instead the
@@ -64,6 +65,7 @@ CORES = (
     "rulesets/botzone/judge.py",
     "rulesets/botzone/seat_view.py",
     "rulesets/botzone/table.py",
+    "rulesets/botzone/course_table.py",
 )
 COPY_PACKAGE = "_compiled_bots"  # rulesets.default.engine.simulate.COMPILED_BOTS names it
 COPIED = ("framework.py", "random_bot.py", "greedy.py")  # from sample_ai/

@@ -64,6 +64,7 @@ from rulesets.botzone.seat_view import (
     PASS,
     PENG,
     PLAY,
+    STANDARD_WALLS,
     SUIT_ORDER,
     TILE_INDEX,
     TILE_LIST,
@@ -105,7 +106,10 @@ class CourseAgent:
 
     def __init__(self, seatWind: int) -> None:
         self.seatWind = seatWind
-        self.view = SeatView(self.variant, self.wall_sizes)
+        self._view = SeatView(self.variant, self.wall_sizes)
+        self._log: list[tuple[int, str, str | None]] | None = None  # a table's events
+        self._cursor = 0  # the first event of the log not yet in the view
+        self._quiet = False  # replaying the log: no observation to make
         self._claimed: str | None = None  # another seat's "PENG" or "CHI M", its Play to come
         self._done = False
         self._seen: np.ndarray | None = None  # the last observation, and the hand it shows
@@ -115,17 +119,33 @@ class CourseAgent:
         """Count walls as ``variant`` does (``duplicate`` or ``classic``; ``wall_sizes``
         for a given wall); before the first request. An agent with this method is also
         told the flowers (``Player N BuHua X``)."""
-        if self.view.turn or self.view.seat >= 0:
+        view = self._view
+        if view.turn or view.seat >= 0:
             raise ValueError("set_variant comes before the first request")
         self.variant = variant
-        self.view = SeatView(variant, wall_sizes)
+        sizes = STANDARD_WALLS.get(variant) if wall_sizes is None else wall_sizes
+        if variant != view.variant or sizes is None or list(sizes) != view.walls:
+            self._view = SeatView(variant, wall_sizes)  # else the view is that game's already
         self._seen = None
+
+    @property
+    def view(self) -> SeatView:
+        """What this seat knows (``SeatView``), every request so far taken."""
+        if self._log is not None and self._cursor < len(self._log):
+            self._sync()
+        return self._view
+
+    @view.setter
+    def view(self, view: SeatView) -> None:
+        self._view = view
 
     # --- requests -----------------------------------------------------------------------
 
     def request2obs(self, request: str) -> dict[str, Any] | None:
         """Take the next request (module docstring); the observation and mask when this
         seat is to decide or the game has ended, else None."""
+        if self._log is not None and self._cursor < len(self._log):
+            self._sync()
         t = request.split()
         try:
             return self._request(t)
@@ -134,7 +154,7 @@ class CourseAgent:
                              f"{error}") from None
 
     def _request(self, t: list[str]) -> dict[str, Any] | None:
-        view = self.view
+        view = self._view
         me = self.seatWind
         head = t[0]
         if head == "Draw":
@@ -196,13 +216,36 @@ class CourseAgent:
             return self._end()
         raise ValueError("unknown request")
 
+    def _follow(self, log: list[tuple[int, str, str | None]]) -> None:
+        """Be told the game by ``log`` instead of ``request2obs``: the drop-in environment's
+        events as ``(player, text to player, text to the others or None)``, appended as
+        they happen (``course_table``), taken into the view when anything reads it."""
+        self._log = log
+        self._cursor = 0
+
+    def _sync(self) -> None:
+        """Take the log's new events into the view, as the requests they are."""
+        log = self._log
+        assert log is not None
+        me = self.seatWind
+        self._quiet = True
+        try:
+            while self._cursor < len(log):
+                player, own, others = log[self._cursor]
+                self._cursor += 1
+                text = own if player == me else others
+                if text is not None:
+                    self._request(text.split())
+        finally:
+            self._quiet = False
+
     def _claim(self, player: int, op: str, middle: str) -> dict[str, Any] | None:
         """A PENG or CHI announced: mine is applied now (its discard to choose), another
         seat's when its discard comes."""
         self._claimed = "PENG" if op == "Peng" else f"CHI {middle}"
         if player != self.seatWind:
             return None
-        view = self.view
+        view = self._view
         if view.kind == AFTER_CLAIM:  # told twice without UnPeng: keep the first
             return self._obs()
         if op == "Peng":
@@ -214,12 +257,14 @@ class CourseAgent:
                                   int(view.tile[1])))
         return self._obs()
 
-    def _end(self) -> dict[str, Any]:
+    def _end(self) -> dict[str, Any] | None:
         self._done = True
         return self._obs()
 
-    def _obs(self) -> dict[str, Any]:
-        view = self.view
+    def _obs(self) -> dict[str, Any] | None:
+        if self._quiet:
+            return None
+        view = self._view
         # the course's observation changes with my hand only: most decisions (others'
         # discards) reuse the last one (another encoder is asked each time); the caller
         # gets its own copy, as from the course's agent
@@ -239,25 +284,7 @@ class CourseAgent:
     def action2response(self, action: int) -> str:
         """The course's response of ``action``: ``Pass``, ``Hu``, ``Play X``, ``Chi M``,
         ``Peng``, ``Gang`` (a claimed kong), ``Gang X`` (a concealed one), ``BuGang X``."""
-        action = int(action)
-        if not 0 <= action < N_ACTIONS:
-            raise ValueError(f"no action {action} (0..{N_ACTIONS - 1})")
-        if action == PASS:
-            return "Pass"
-        if action == HU:
-            return "Hu"
-        if PLAY <= action < CHI:
-            return f"Play {TILE_LIST[action - PLAY]}"
-        if CHI <= action < PENG:
-            t = (action - CHI) // 3
-            return f"Chi {SUIT_ORDER[t // 7]}{t % 7 + 2}"
-        if PENG <= action < GANG:
-            return "Peng"
-        if GANG <= action < ANGANG:
-            return "Gang"
-        if ANGANG <= action < BUGANG:
-            return f"Gang {TILE_LIST[action - ANGANG]}"
-        return f"BuGang {TILE_LIST[action - BUGANG]}"
+        return course_response(action)
 
     def response2action(self, response: str) -> int:
         """The action of a course response: what ``action2response`` gives (a claim's
@@ -314,7 +341,8 @@ class CourseAgent:
     @property
     def valid(self) -> list[int]:
         """The legal actions now ([] once the game has ended)."""
-        return [] if self._done else list(self.view.legal_actions())
+        view = self.view
+        return [] if self._done else list(view.legal_actions())
 
     @property
     def packs(self) -> list[list[tuple[str, str, int]]]:
@@ -379,6 +407,29 @@ class CourseAgent:
     def to_claim(self) -> bool:
         """Whether another seat's discard is before me to claim or pass."""
         return self.view.kind == DISCARD
+
+
+def course_response(action: int) -> str:
+    """``CourseAgent.action2response``: the course's response of ``action``."""
+    action = int(action)
+    if not 0 <= action < N_ACTIONS:
+        raise ValueError(f"no action {action} (0..{N_ACTIONS - 1})")
+    if action == PASS:
+        return "Pass"
+    if action == HU:
+        return "Hu"
+    if PLAY <= action < CHI:
+        return f"Play {TILE_LIST[action - PLAY]}"
+    if CHI <= action < PENG:
+        t = (action - CHI) // 3
+        return f"Chi {SUIT_ORDER[t // 7]}{t % 7 + 2}"
+    if PENG <= action < GANG:
+        return "Peng"
+    if GANG <= action < ANGANG:
+        return "Gang"
+    if ANGANG <= action < BUGANG:
+        return f"Gang {TILE_LIST[action - ANGANG]}"
+    return f"BuGang {TILE_LIST[action - BUGANG]}"
 
 
 def _pack(meld: Meld, seat: int) -> tuple[str, str, int]:

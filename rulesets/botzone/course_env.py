@@ -32,6 +32,19 @@ told the game before its first request and, in classic, every flower (``Player N
 BuHua X``; the deal's right after ``Deal``), so its walls and masks are the judge's.
 The course's own ``FeatureAgent`` has neither and is told no flower.
 
+Speed: with ``CourseAgent`` itself (or a subclass that keeps its ``request2obs`` and
+encoder), the four agents are not fed their requests as text step by step. One
+``course_table.CourseTable`` keeps what is public once (read from the judge's state)
+and each seat's own hand, and makes the observation and the mask of the seats asked to
+decide only, by the seat view's rules; each event is logged once as the course's
+request text, and an agent takes the log into its view (``CourseAgent.view``) the
+moment anything reads it (``hand``, ``packs``, ``valid``...), so the attributes stay
+right. The environment reads the judge's state, not its request strings. A subclass
+that overrides ``request2obs`` (or any method it calls, or the encoder) gets every
+request as text, as before; ``fast=False`` in the config asks that of any agent (the
+reference the tests compare the fast path with: the same observations, masks and
+rewards).
+
 The course's environment differs from the judge in one score: on a self-drawn win it
 counts the drawn tile twice for 和绝张 (the judge wants three shown, the drawn tile not
 counted), so about 5% of its games score otherwise than here; here agrees with the
@@ -46,14 +59,23 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rulesets.botzone.course_agent import CourseAgent
+import numpy as np
+
+from rulesets.botzone.course_agent import CourseAgent, course_response
+from rulesets.botzone.course_table import CourseTable
+from rulesets.botzone.encoders import CourseFeatures
 from rulesets.botzone.judge import Judge
+from rulesets.botzone.seat_view import N_ACTIONS, PENG, SUIT_ORDER, TILE_INDEX, chi_action
 from rulesets.botzone.tiles import standard_tiles
 from server.seam.contract import Reply
 
 __all__ = ["CourseAgent", "MahjongGBEnv", "to_botzone"]
 
 _PASS = "PASS"
+_PASS_REPLY = Reply("OK", _PASS)
+_ALL_PASS = [_PASS_REPLY] * 4
+_NO_ACTION = np.zeros(N_ACTIONS, dtype=np.float32)
+_DRAWS = [f"Player {seat} Draw" for seat in range(4)]
 
 
 def to_botzone(response: str) -> str:
@@ -68,8 +90,28 @@ def to_botzone(response: str) -> str:
     return " ".join([head, *words[1:]])
 
 
+_BOTZONE = [to_botzone(course_response(action)) for action in range(N_ACTIONS)]
+"""Each action's Botzone response, as ``CourseAgent.action2response`` then ``to_botzone``
+say it."""
+
+_TEXT_PATH = ("request2obs", "_request", "_obs", "_claim", "_end", "set_variant",
+              "_follow", "_sync")
+
+
+def follows_a_table(agent: Any) -> bool:
+    """Whether ``agent`` may skip its requests' text and be told the events by a log
+    (``CourseTable``): a ``CourseAgent`` whose request handling, observation and encoder
+    are ``CourseAgent``'s own. A subclass that overrides ``request2obs`` (or any of the
+    methods it calls) gets every request as text, as before."""
+    cls = type(agent)
+    return isinstance(agent, CourseAgent) and type(agent.encoder) is CourseFeatures and \
+        all(getattr(cls, name) is getattr(CourseAgent, name) for name in _TEXT_PATH)
+
+
 class MahjongGBEnv:
-    """The course's environment interface on Botzone's judge (module docstring)."""
+    """The course's environment interface on Botzone's judge (module docstring).
+    ``fast=False`` in the config makes even ``CourseAgent`` take every request as text
+    (the reference the fast path is tested against)."""
 
     agent_names: ClassVar[list[str]] = [f"player_{i}" for i in range(1, 5)]
 
@@ -80,6 +122,7 @@ class MahjongGBEnv:
         self.duplicate = bool(config.get("duplicate", True))
         self.variety = int(config.get("variety", -1))
         self.normalizeReward = bool(config.get("reward_norm", False))
+        self.allow_fast = bool(config.get("fast", True))
         self.r = random.Random()
         self.observation_space = getattr(self.agentclz, "observation_space", None)
         self.action_space = getattr(self.agentclz, "action_space", None)
@@ -101,31 +144,40 @@ class MahjongGBEnv:
             wall = standard_tiles(self.variant)
             rng.shuffle(wall)
         self.originalTileWall = " ".join(wall)
-        self.judge = Judge(self.variant, {"srand": 0, "quan": self.prevalentWind,
-                                          "walltiles": self.originalTileWall},
-                           display_fans=False)
+        judge = self.judge = Judge(self.variant, {"srand": 0, "quan": self.prevalentWind,
+                                                  "walltiles": self.originalTileWall},
+                                   display_fans=False)
         # agents that take the variant (CourseAgent) count its walls and see its flowers
-        sizes = tuple(len(w) for w in self.judge._walls)
+        sizes = tuple(len(w) for w in judge._walls)
         self._told_flowers: list[Any] = []
         for agent in self.agents:
             set_variant = getattr(agent, "set_variant", None)
             if set_variant is not None:
                 set_variant(self.variant, sizes)
                 self._told_flowers.append(agent)
-        for agent in self.agents:
-            agent.request2obs(f"Wind {self.prevalentWind}")
-        self.judge.step([Reply("OK", _PASS)] * 4)  # INIT
-        requests = self.judge.requests()
-        for seat, request in enumerate(requests):
-            tiles = request.split(" ")[5:18]
-            self.agents[seat].request2obs(" ".join(["Deal", *tiles]))
-        if self._told_flowers:
-            words = requests[0].split(" ")
-            flowers = iter(words[18:])
-            for seat in range(4):
-                for _ in range(int(words[1 + seat])):
-                    self._tell_flower(seat, next(flowers))
-        self.judge.step([Reply("OK", _PASS)] * 4)  # DEAL
+        # the fast path: one table for the four seats, the agents told by a log
+        self.fast = self.allow_fast and all(follows_a_table(a) for a in self.agents)
+        self._log: list[tuple[int, str, str | None]] = []
+        self.table: CourseTable | None = None
+        if self.fast:
+            self.table = CourseTable(judge, self.prevalentWind)
+            for agent in self.agents:
+                agent._follow(self._log)
+        self._direct = self.fast and \
+            type(self.agents[0]).action2response is CourseAgent.action2response
+        wind = f"Wind {self.prevalentWind}"
+        self._tell(-1, wind, wind)
+        judge.step(_ALL_PASS)  # INIT
+        for seat in range(4):
+            hand = judge._hands[seat][:13]
+            self._tell(seat, " ".join(["Deal", *hand]), None)
+            if self.table is not None:
+                for tile in hand:
+                    self.table.add(seat, TILE_INDEX[tile])
+        for seat in range(4):
+            for tile in judge._flowers[seat]:
+                self._flower(seat, tile)
+        judge.step(_ALL_PASS)  # DEAL
         self._last_op = ""
         self._advance()
         return self._obs()
@@ -133,9 +185,17 @@ class MahjongGBEnv:
     def step(self, action_dict: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, float],
                                                              bool]:
         responses = [_PASS] * 4
+        names = self.agent_names
         for seat in self.obs:
-            action = action_dict[self.agent_names[seat]]
-            responses[seat] = to_botzone(str(self.agents[seat].action2response(action)))
+            action = action_dict[names[seat]]
+            if self._direct and type(action) is int and 0 <= action < N_ACTIONS:
+                responses[seat] = _BOTZONE[action]
+            else:
+                responses[seat] = to_botzone(str(self.agents[seat].action2response(action)))
+        if self.state == "claim" and responses.count(_PASS) == 4:  # the common turn
+            self.judge.step(_ALL_PASS)
+            self._advance()
+            return self._obs(), self._reward(), self.done
         if self.state == "claim":
             self._claim(responses)
             return self._obs(), self._reward(), self.done
@@ -175,17 +235,27 @@ class MahjongGBEnv:
         if not claimed:  # no PENG or CHI to try first: straight to the judge
             self._judge(composed)
             return
-        twin = judge.copy()
-        output = twin.step([Reply("OK", text) for text in composed])
-        display = output["display"]
-        if output["command"] == "request" and display.get("action") in ("PENG", "CHI"):
-            seat = int(display["player"])
-            kind = str(display["action"])
-            middle = str(display.get("tileCHI", ""))
+        sure = self._sure_claim(responses, discard)
+        if sure is None:
+            twin = judge.copy()
+            output = twin.step([Reply("OK", text) for text in composed])
+            display = output["display"]
+            if output["command"] == "request" and display.get("action") in ("PENG", "CHI"):
+                sure = (int(display["player"]), str(display["action"]),
+                        str(display.get("tileCHI", "")))
+        if sure is not None:
+            seat, kind, middle = sure
             self._claiming = (kind, middle)
             self.cur_player = seat
             self.state = "discard"
             said = f"Player {seat} Peng" if kind == "PENG" else f"Player {seat} Chi {middle}"
+            table = self.table
+            if table is not None:
+                self._log.append((seat, said, said))
+                mask = table.claim(seat, kind, middle, discard)
+                self.obs = {seat: {"observation": table.observation(seat),
+                                   "action_mask": mask}}
+                return
             for other in range(4):
                 if other != seat:
                     self.agents[other].request2obs(said)
@@ -193,60 +263,108 @@ class MahjongGBEnv:
             return
         self._judge(composed)  # as on the copy: a kong, a win, an error or all passing
 
+    def _sure_claim(self, responses: list[str], discard: str) -> tuple[int, str, str] | None:
+        """On the fast path, a claim the judge is sure to make without asking a copy of
+        it: the one answer that is not a pass, a PENG or CHI the claimer's mask offers
+        (the judge then has no HU, kong or earlier claim to check first, the claim is
+        legal, the wall is not empty, and the discard composed for it is held)."""
+        table = self.table
+        if table is None or responses.count(_PASS) != 3:
+            return None
+        seat = next(seat for seat, text in enumerate(responses) if text != _PASS)
+        words = responses[seat].split(" ")
+        if words == ["PENG"]:
+            kind, middle, action = "PENG", "", PENG + TILE_INDEX[discard]
+        elif len(words) == 2 and words[0] == "CHI" and words[1] in TILE_INDEX and \
+                words[1][0] in SUIT_ORDER and words[1][0] == discard[0] and \
+                words[1][1] in "2345678" and abs(int(words[1][1]) - int(discard[1])) <= 1:
+            kind, middle = "CHI", words[1]
+            action = chi_action(SUIT_ORDER.index(middle[0]), int(middle[1]), int(discard[1]))
+        else:
+            return None
+        if not table.on_discard(seat, self.cur_player, discard)[action]:
+            return None
+        return seat, kind, middle
+
     def _judge(self, responses: list[str]) -> None:
-        self.judge.step([Reply("OK", text) for text in responses])
-        self._responses = responses
+        if responses.count(_PASS) == 4:
+            self.judge.step(_ALL_PASS)
+        else:
+            self.judge.step([_PASS_REPLY if text == _PASS else Reply("OK", text)
+                             for text in responses])
         self._advance()
 
     def _advance(self) -> None:
+        """Tell the agents what the judge did, read from its state, up to the next
+        decision (a draw, a discard, an added kong) or the end."""
         judge = self.judge
+        table = self.table
+        agents = self.agents
         while not judge.finished:
-            requests = judge.requests()
-            words = requests[0].split(" ")
-            if words[0] == "2" or (words[0] == "3" and words[2] == "DRAW"):
-                player = next(s for s, r in enumerate(requests) if r.startswith("2 "))
-                tile = requests[player].split(" ")[1]
-                for seat in range(4):
-                    if seat != player:
-                        self.agents[seat].request2obs(f"Player {player} Draw")
-                self.cur_player = player
+            stage = judge._stage
+            op = judge._last_op
+            tile = judge._last_tile
+            if stage < 4:
+                if op == "BUHUA":
+                    self._flower(stage, tile)
+                    self._last_op = op
+                    judge.step(_ALL_PASS)
+                    continue
+                self.cur_player = stage
                 self.state = "draw"
-                self.obs = {player: self.agents[player].request2obs(f"Draw {tile}")}
                 self._last_op = "DRAW"
+                others = _DRAWS[stage]
+                if table is not None:
+                    self._log.append((stage, "Draw " + tile, others))
+                    self.obs = table.draw(stage, tile)
+                    return
+                for seat in range(4):
+                    if seat != stage:
+                        agents[seat].request2obs(others)
+                self.obs = {stage: agents[stage].request2obs(f"Draw {tile}")}
                 return
-            player, op = int(words[1]), words[2]
-            if op in ("PLAY", "PENG", "CHI"):
-                tile = words[-1]
+            if stage < 8:  # a discard, after a draw, a PENG or a CHI
+                player = stage - 4
                 said = f"Player {player} Play {tile}"
-                self.agents[player].request2obs(said)
-                self.obs = {seat: self.agents[seat].request2obs(said)
-                            for seat in range(4) if seat != player}
                 self.cur_player = player
                 self.state = "claim"
                 self._last_op = op
-                return
-            if op == "BUGANG":
-                said = f"Player {player} BuGang {words[3]}"
-                self.agents[player].request2obs(said)
-                self.obs = {seat: self.agents[seat].request2obs(said)
+                if table is not None:
+                    self._log.append((player, said, said))
+                    self.obs = table.discard(player, tile)
+                    return
+                agents[player].request2obs(said)
+                self.obs = {seat: agents[seat].request2obs(said)
                             for seat in range(4) if seat != player}
+                return
+            player = stage - 8
+            if op != "GANG" and judge._last_bugang:  # an added kong: the others may rob it
+                said = f"Player {player} BuGang {tile}"
                 self.cur_player = player
                 self.state = "rob"
-                self._last_op = op
+                self._last_op = "BUGANG"
+                if table is not None:
+                    self._log.append((player, said, said))
+                    table.kong_added(player, tile)
+                    self.obs = {seat: {"observation": table.observation(seat),
+                                       "action_mask": table.on_kong_added(seat, player, tile)}
+                                for seat in range(4) if seat != player}
+                    return
+                agents[player].request2obs(said)
+                self.obs = {seat: agents[seat].request2obs(said)
+                            for seat in range(4) if seat != player}
                 return
-            if op == "GANG":
-                if self._last_op in ("PLAY", "PENG", "CHI"):
-                    for agent in self.agents:
-                        agent.request2obs(f"Player {player} Gang")
-                else:
-                    tile = self._responses[player].split(" ")[-1]
-                    for seat, agent in enumerate(self.agents):
-                        agent.request2obs(f"Player {player} AnGang"
-                                          + (f" {tile}" if seat == player else ""))
-            if op == "BUHUA":
-                self._tell_flower(player, words[3])
-            self._last_op = op  # GANG or BUHUA
-            judge.step([Reply("OK", _PASS)] * 4)
+            if self._last_op in ("PLAY", "PENG", "CHI"):  # a kong claimed on the discard
+                said = f"Player {player} Gang"
+                self._tell(player, said, said)
+                if table is not None:
+                    table.kong_claimed(player, tile)
+            else:
+                self._tell(player, f"Player {player} AnGang {tile}", f"Player {player} AnGang")
+                if table is not None:
+                    table.kong_concealed(player, tile)
+            self._last_op = "GANG"
+            judge.step(_ALL_PASS)
         display = judge.output()["display"]
         action = display.get("action")
         if action == "HU":
@@ -255,17 +373,39 @@ class MahjongGBEnv:
             said = "Huang"
         else:
             said = f"Player {display['player']} Invalid"
-        self.obs = {seat: agent.request2obs(said) for seat, agent in enumerate(self.agents)}
+        if table is not None:
+            self._log.append((-1, said, said))
+            self.obs = {seat: {"observation": table.observation(seat),
+                               "action_mask": _NO_ACTION.copy()} for seat in range(4)}
+        else:
+            self.obs = {seat: agent.request2obs(said) for seat, agent in enumerate(agents)}
         assert judge.scores is not None
         self.reward = [float(s) for s in judge.scores]
         if self.normalizeReward and action == "HU":
             self.reward = _normalized(judge.scores, int(display["player"]))
         self.done = True
 
-    def _tell_flower(self, seat: int, tile: str) -> None:
+    def _tell(self, player: int, own: str, others: str | None) -> None:
+        """An event no agent answers: ``own`` to ``player``, ``others`` to the rest (None:
+        to no one else); logged for the agents that follow the table."""
+        if self.table is not None:
+            self._log.append((player, own, others))
+            return
+        for seat, agent in enumerate(self.agents):
+            if seat == player:
+                agent.request2obs(own)
+            elif others is not None:
+                agent.request2obs(others)
+
+    def _flower(self, seat: int, tile: str) -> None:
         """A flower shown, told to the agents that know flowers (the course's have none)."""
+        said = f"Player {seat} BuHua {tile}"
+        if self.table is not None:
+            self._log.append((-1, said, said))
+            self.table.other()
+            return
         for agent in self._told_flowers:
-            agent.request2obs(f"Player {seat} BuHua {tile}")
+            agent.request2obs(said)
 
     def _obs(self) -> dict[str, Any]:
         return {self.agent_names[k]: v for k, v in self.obs.items()}

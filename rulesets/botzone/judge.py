@@ -35,6 +35,7 @@ from server.seam.contract import Reply
 NOT_EVALUATED = -4
 PENALTY, COMPENSATION = -30, 10
 BASE = 8
+_PASSED = Reply("OK", "PASS")
 
 
 
@@ -190,11 +191,14 @@ class Judge:
                 self._expect_pass(replies[seat], seat)
             self._stage += 1
         elif stage < 4:
+            buhua = self._last_op == "BUHUA"
             for seat in range(4):
-                if self._last_op == "BUHUA" or seat != stage:
-                    self._expect_pass(replies[seat], seat)
+                reply = replies[seat]
+                if buhua or seat != stage:
+                    if reply.verdict != "OK" or reply.response != "PASS":  # else: a pass
+                        self._expect_pass(reply, seat)
                 else:
-                    self._take_own_draw(replies[seat], seat)
+                    self._take_own_draw(reply, seat)
             self._last_bugang, self._last_angang = self._cur_bugang, self._cur_angang
             self._cur_bugang = self._cur_gang = self._cur_angang = False
         elif stage < 8:
@@ -204,6 +208,8 @@ class Judge:
             for k in range(4):
                 seat = (kong + k) % 4
                 reply = replies[seat]
+                if reply.verdict == "OK" and reply.response == "PASS":
+                    continue
                 self._check_verdict(reply, seat)
                 text = _text(reply)
                 if text == "PASS":
@@ -214,7 +220,7 @@ class Judge:
             self._stage -= 8
 
     def _take_discard(self, replies: Sequence[Reply], discarder: int) -> None:
-        if all(reply.verdict == "OK" and reply.response == "PASS" for reply in replies):
+        if list(replies).count(_PASSED) == 4:
             # everyone passed: the steps below would find nothing (the common turn, made short)
             self._stage = (discarder + 1) % 4
             self._show(self._last_tile, 1)
@@ -244,7 +250,8 @@ class Judge:
             self._error(seat, "WA")
 
     def _take_own_draw(self, reply: Reply, seat: int) -> None:
-        self._check_verdict(reply, seat)
+        if reply.verdict != "OK":
+            self._error(seat, str(reply.verdict))  # _check_verdict
         words = _text(reply).split(" ")
         if len(words) == 1 and words[0] == "HU":
             self._hu(seat)
@@ -378,7 +385,7 @@ class Judge:
         if stage == -1:
             content = self._deal()
         elif stage < 4:
-            wall = self._wall(stage)
+            wall = self._walls[stage] if self.duplicate else self._walls[0]  # _wall
             if not wall:
                 display["action"] = "HUANG"
                 display["tileCnt"] = self._tile_count()
@@ -386,7 +393,7 @@ class Judge:
             tile = self._last_tile = wall.pop()
             display["player"] = stage
             display["tile"] = tile
-            if is_flower(tile):
+            if tile.startswith("H"):  # is_flower
                 self._last_op = display["action"] = "BUHUA"
                 self._flowers[stage].append(tile)
                 text = f"3 {stage} BUHUA {tile}"
@@ -461,7 +468,7 @@ class Judge:
 
     def _tile_count(self) -> int | list[int]:
         if self.duplicate:
-            return [len(wall) for wall in self._walls]
+            return list(map(len, self._walls))
         return len(self._walls[0])
 
     # --- winning and ending ----------------------------------------------------------
@@ -534,7 +541,7 @@ def _text(reply: Reply) -> str:
 
 def _check_deal(walls: list[list[str]], duplicate: bool) -> None:
     """Refuse a walltiles too short to deal 13 tiles to every seat (the judge would crash)."""
-    left = [sum(not is_flower(tile) for tile in wall) for wall in walls]
+    left = [len(wall) - [tile[:1] for tile in wall].count("H") for wall in walls]  # is_flower
     if duplicate:
         short = [seat for seat in range(4) if left[seat] < 13]
         if short:

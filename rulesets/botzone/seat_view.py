@@ -108,8 +108,21 @@ def describe(action: int) -> str:
 # --- a fast test for a complete hand shape (before asking the fan calculator) -------------
 
 
+_SHAPES: dict[tuple[bytes, bool], int] = {}
+
+
 def _shapes(counts: bytes, chows: bool) -> int:
-    """Bits: 1 = melds only, 2 = melds and one pair (chows only in a suit)."""
+    """Bits: 1 = melds only, 2 = melds and one pair (chows only in a suit); each answer
+    kept, so that a new suit's test reuses those of the counts it splits into."""
+    key = (counts, chows)
+    bits = _SHAPES.get(key)
+    if bits is None:
+        bits = _SHAPES[key] = _split(counts, chows)
+    return bits
+
+
+def _split(counts: bytes, chows: bool) -> int:
+    """``_shapes`` worked out: take out the first tile's pung, chow or pair and recurse."""
     if not any(counts):
         return 1
     bits = 0
@@ -172,10 +185,17 @@ def could_win(counts: bytes | bytearray, melds: int) -> bool:
     """Whether concealed ``counts`` (14 - 3 x melds tiles) can be a complete hand: a
     necessary condition, exact for the usual shape; the calculator decides the rest."""
     hand = bytes(counts)  # one copy; its slices are the tables' keys
-    sw, fw, cw = _suit(hand[0:9])
-    st, ft, ct = _suit(hand[9:18])
-    sb, fb, cb = _suit(hand[18:27])
-    sh = _honors(hand[27:34])
+    suits = _SUITS  # the tables read in place (a call each only for a new key)
+    key = hand[0:9]
+    sw, fw, cw = suits.get(key) or _suit(key)
+    key = hand[9:18]
+    st, ft, ct = suits.get(key) or _suit(key)
+    key = hand[18:27]
+    sb, fb, cb = suits.get(key) or _suit(key)
+    key = hand[27:34]
+    sh = _HONORS.get(key)
+    if sh is None:
+        sh = _honors(key)
     if sw and st and sb and sh and (sw == 2) + (st == 2) + (sb == 2) + (sh == 2) == 1:
         return True
     if melds == 0:

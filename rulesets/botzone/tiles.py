@@ -122,16 +122,17 @@ def settle(variant: str, initdata: object, now: int) -> Settled:
     fields: Mapping[str, object] = initdata if isinstance(initdata, Mapping) else {}
     seed = json_int(fields.get("srand"))
     srand = (now if seed is None else seed) & 0xFFFFFFFF
-    rng = GlibcRandom(srand)
+    rng = None  # made only when something is drawn from it (the same draws, in order)
     quan = json_int(fields.get("quan"))
     if quan is None or not 0 <= quan <= 3:
+        rng = GlibcRandom(srand)
         quan = rng.rand() % 4
     given = fields.get("walltiles")
     text = given if isinstance(given, str) else ""
     strlen = len(text.encode("utf-8", "surrogatepass"))
     if not text:
         wall = standard_tiles(variant)
-        random_shuffle(wall, rng)
+        random_shuffle(wall, rng if rng is not None else GlibcRandom(srand))
         text = " ".join(wall)
     return Settled(srand=srand, quan=quan, walltiles=text, strlen=strlen)
 

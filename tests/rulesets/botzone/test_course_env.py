@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from rulesets.botzone.course_env import CourseAgent, MahjongGBEnv
-from rulesets.botzone.seat_view import HU, action_of
+from rulesets.botzone.seat_view import HU, PENG, TILE_INDEX, action_of, chi_action
 from tests.datadir import botzone_games
 
 GAMES = botzone_games()
@@ -94,3 +94,92 @@ def test_in_classic_an_agent_that_takes_the_variant_is_told_every_flower() -> No
                for tile in env.judge._flowers[seat]]
     assert sorted(r for r in told if " BuHua " in r) == sorted(flowers) and flowers
     assert env.agents[0].tileWall[0] == len(env.judge._walls[0])
+
+
+# --- the fast path (one CourseTable, the agents told by a log) against the text path ------
+
+
+def play_both_ways(duplicate: bool, seed: int, agent_clz: Any = CourseAgent,
+                   fast: bool = True, read: bool = True,
+                   wild: float = 0.0) -> tuple[MahjongGBEnv, list[Any]]:
+    """A seeded game (claims often; with probability ``wild`` a claim of the discard
+    the mask may not offer): every observation, mask and reward in order, what each
+    agent's view holds at each of its decisions (``read``) and at the end."""
+    env = MahjongGBEnv({"agent_clz": agent_clz, "duplicate": duplicate, "fast": fast})
+    random.seed(seed)
+    rng = random.Random(seed)
+    obs = env.reset()
+    seen: list[Any] = []
+    done = False
+    while not done:
+        actions = {}
+        for name, o in obs.items():
+            agent = env.agents[env.agent_names.index(name)]
+            seen.append((name, o["observation"].tolist(), o["action_mask"].tolist()))
+            if read:
+                seen.append((agent.hand, agent.tileWall, agent.valid))
+            legal = np.flatnonzero(o["action_mask"])
+            grabs = [a for a in legal if a >= 36]
+            actions[name] = int(rng.choice(grabs if grabs and rng.random() < 0.7 else legal))
+            if env.state == "claim" and rng.random() < wild:
+                t = TILE_INDEX[agent.curTile]
+                actions[name] = rng.choice([PENG + t, *(chi_action(t // 9, n, t % 9 + 1)
+                                                       for n in range(2, 9)
+                                                       if t < 27 and abs(n - t % 9 - 1) <= 1)])
+        obs, reward, done = env.step(actions)
+        seen.append(sorted(reward.items()))
+    seen.append([(o["observation"].tolist(), o["action_mask"].tolist()) for o in obs.values()])
+    seen.append([(a.hand, a.packs, a.history, a.tileWall, a.shownTiles, a.wallLast, a.valid)
+                 for a in env.agents])
+    return env, seen
+
+
+@pytest.mark.parametrize("duplicate", [True, False], ids=["duplicate", "classic"])
+def test_the_fast_path_gives_the_text_paths_observations_masks_rewards_and_views(
+        duplicate: bool) -> None:
+    for seed in range(12):
+        fast, seen_fast = play_both_ways(duplicate, seed)
+        text, seen_text = play_both_ways(duplicate, seed, fast=False)
+        assert fast.fast and not text.fast
+        assert seen_fast == seen_text, (duplicate, seed)
+        assert play_both_ways(duplicate, seed, read=False)[1] == \
+            play_both_ways(duplicate, seed, fast=False, read=False)[1]
+        assert play_both_ways(duplicate, seed, wild=0.004)[1] == \
+            play_both_ways(duplicate, seed, fast=False, wild=0.004)[1]
+
+
+def test_a_subclass_that_overrides_request2obs_is_told_every_request_as_text() -> None:
+    class Recording(CourseAgent):
+        def __init__(self, seatWind: int) -> None:
+            super().__init__(seatWind)
+            self.told: list[str] = []
+
+        def request2obs(self, request: str) -> dict[str, Any] | None:
+            self.told.append(request)
+            return super().request2obs(request)
+
+    for duplicate in (True, False):
+        recording, seen_recording = play_both_ways(duplicate, 3, Recording)
+        fast, seen_fast = play_both_ways(duplicate, 3)
+        assert not recording.fast and fast.fast
+        assert seen_recording == seen_fast
+        for seat, agent in enumerate(recording.agents):
+            logged = [own if player == seat else others
+                      for player, own, others in fast._log]
+            assert agent.told == [text for text in logged if text is not None]
+            assert agent.told[0] == f"Wind {recording.prevalentWind}"
+            assert agent.told[1].startswith("Deal ")
+            assert any(text.startswith("Draw ") for text in agent.told)
+
+
+def test_a_subclass_with_its_own_action2response_keeps_the_fast_path_and_is_asked() -> None:
+    asked: list[int] = []
+
+    class Speaking(CourseAgent):
+        def action2response(self, action: int) -> str:
+            asked.append(int(action))
+            return super().action2response(action)
+
+    env, seen = play_both_ways(True, 5, Speaking)
+    assert env.fast and asked
+    assert seen == play_both_ways(True, 5)[1]
