@@ -19,8 +19,8 @@ nothing else:
   end. Such a term leaves the best policy unchanged (Ng, Harada and Russell, 1999)
   and tells the learner at once that a discard brought it nearer to a win, where
   the score alone says so once in many games: a policy over the mask at random
-  wins about one game in 150 against random bots. ``info["score"]`` holds the
-  game's own score at the end.
+  wins about one game in 400 against random bots (2 of 800 measured).
+  ``info["score"]`` holds the game's own score at the end.
 
 It imports no torch: the tests run it without the ``sb3`` extra.
 """
