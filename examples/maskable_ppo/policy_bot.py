@@ -5,7 +5,8 @@
 numpy: no torch needed to play) on the env's default encoding, scaled as in training
 (``adapter.features``); ``policy_bot`` (``rulesets.botzone.env``) turns it into a bot
 class. The layers are ``policy.npz`` beside this file, or the file named by the
-environment variable ``MASKABLE_PPO_POLICY`` (what ``train.py --policy`` wrote):
+environment variable ``MASKABLE_PPO_POLICY`` (what ``train.py --policy`` wrote; an
+absolute path, as a match starts its bots in a folder of their own):
 
 * in-process: ``server compare --ruleset botzone --variant duplicate
   examples/maskable_ppo/policy_bot.py:PolicyBot random --opponents random,random,random``
@@ -33,7 +34,11 @@ from rulesets.botzone.env import policy_bot
 
 POLICY = Path(os.environ.get("MASKABLE_PPO_POLICY")
               or Path(__file__).resolve().parent / "policy.npz")
-LAYERS = net.load(POLICY)
+try:
+    LAYERS = net.load(POLICY)
+except (OSError, ValueError, KeyError) as error:  # missing, or not net.py's npz
+    sys.exit(f"policy_bot.py: cannot read the policy {POLICY} ({error}); "
+             "train.py --policy writes one")
 
 
 def policy(observation: npt.NDArray[np.float32], mask: npt.NDArray[Any]) -> int:

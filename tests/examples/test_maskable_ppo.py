@@ -5,6 +5,9 @@ the sb3 extra (torch), which the test extra leaves out: its README gives the mea
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -117,3 +120,12 @@ def test_the_bot_plays_what_the_network_picks_on_the_training_observation() -> N
                 scores.append(float(info["score"]))
                 break
     assert min(scores) >= 0 and sum(scores) > 0
+
+
+def test_a_missing_policy_file_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    bot = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo" / "policy_bot.py"
+    env_vars = {**os.environ, "MASKABLE_PPO_POLICY": str(tmp_path / "none.npz")}
+    done = subprocess.run([sys.executable, str(bot)], input="", capture_output=True,
+                          text=True, env=env_vars, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "cannot read the policy" in done.stderr
