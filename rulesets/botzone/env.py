@@ -416,7 +416,10 @@ def bot_actor(factory: Any) -> Actor:
     class (or callable) making one such object per game (a ``policy_bot`` class)."""
     shared = factory if hasattr(factory, "respond") and not isinstance(factory, type) \
         else None
-    bots: dict[tuple[int, int, str], Any] = {}
+    # A bot per (env, agent), with the judge of the game it is playing: a new judge is a
+    # new game, so a new bot. Holding the judge keeps its id from being reused by a later
+    # game's judge (an id alone was: a stale bot, mid-way through an old game, answered).
+    bots: dict[tuple[int, str], tuple[Any, Any]] = {}
     discards: dict[tuple[int, str], int] = {}
 
     def act(game: raw_env, agent: str) -> int:
@@ -428,15 +431,18 @@ def bot_actor(factory: Any) -> Actor:
         if shared is not None:
             bot = shared
         else:
-            key = (id(base), id(base.judge), agent)
-            if key not in bots:
-                if len(bots) > 64:  # games long over
+            key = (id(base), agent)
+            held = bots.get(key)
+            if held is None or held[0] is not base.judge:
+                if held is None and len(bots) > 256:  # envs long gone
                     bots.clear()
                 try:
-                    bots[key] = factory(seed=0)
+                    bot = factory(seed=0)
                 except TypeError:
-                    bots[key] = factory()
-            bot = bots[key]
+                    bot = factory()
+                bots[key] = (base.judge, bot)
+            else:
+                bot = held[1]
         requests, responses = base.history(agent)
         reply = bot.respond(list(requests), list(responses))
         action, discard = action_of(str(reply), view)
