@@ -5,7 +5,8 @@ mid-hand and the seat goes on where it was.
 The person's rule: take a win when it is offered, else discard the tile just drawn
 (any tile after a claim), pass on every claim. Screenshots at 1280 x 800 go to
 ``logs/test-screenshots/``: ``seat-mid-hand.png`` (a claim offered if the hand offers
-one), ``seat-end.png``.
+one), ``seat-end.png``; a Botzone game and a NOI 2014 game clicked the same way
+(``seat-botzone.png``, ``seat-noi2014.png``).
 """
 
 from __future__ import annotations
@@ -79,11 +80,17 @@ def test_a_person_plays_a_hand_by_clicking_and_verify_agrees(tmp_path: Path) -> 
 
 
 BOTZONE_BOT = "json+keep-running:python3 sample_ai/botzone/greedy_bot.py --keep-running"
+NOI_BOT = "json+keep-running:python3 sample_ai/noi2014/greedy_bot.py --keep-running"
 
 
-def test_a_person_plays_a_botzone_game_by_clicking(tmp_path: Path) -> None:
-    args = ("match", "--ruleset", "botzone", "web:ann", BOTZONE_BOT, BOTZONE_BOT, BOTZONE_BOT,
-            "--format", "one", "--seed", "4", "-d", "--log-dir", str(tmp_path))
+@pytest.mark.parametrize(("ruleset", "bot", "extra", "shot"), [
+    ("botzone", BOTZONE_BOT, ("--format", "one"), "seat-botzone.png"),
+    ("noi2014", NOI_BOT, (), "seat-noi2014.png"),
+])
+def test_a_person_plays_a_turn_based_game_by_clicking(tmp_path: Path, ruleset: str, bot: str,
+                                                       extra: tuple[str, ...], shot: str) -> None:
+    args = ("match", "--ruleset", ruleset, "web:ann", bot, bot, bot, *extra, "--seed", "4",
+            "-d", "--log-dir", str(tmp_path))
     with started(*args) as (process, links):
         with open_page(links["ann"]) as (page, errors):
             page.set_viewport_size(VIEW)
@@ -95,7 +102,8 @@ def test_a_person_plays_a_botzone_game_by_clicking(tmp_path: Path) -> None:
                 if page.evaluate("document.body.dataset.over") == "1":
                     break
                 if clicks == 3:
-                    page.screenshot(path=str(SHOTS / "seat-botzone.png"))
+                    SHOTS.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(SHOTS / shot))
                 act(page)
                 clicks += 1
             assert errors == []
