@@ -10,8 +10,6 @@ posts them.
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -23,6 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tests.signals import end_group
 
 ROOT = Path(__file__).resolve().parents[1]
 GREEDY = "sample_ai/greedy.py"
@@ -45,13 +45,7 @@ def started(*args: str, persons: int = 1) -> Iterator[tuple[subprocess.Popen[str
                 links[name.removeprefix("web:")] = link
         yield process, links
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        end_group(process)
 
 
 @dataclass

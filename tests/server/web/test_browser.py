@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests.browser import open_page
+from tests.signals import end_group
 
 pytestmark = pytest.mark.slow
 
@@ -52,13 +52,7 @@ def running(*args: str, env: dict[str, str] | None = None
                 url = line.split()[1]
         yield process, url
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        end_group(process)
 
 
 def shoot(page: Any, name: str, selector: str | None = None) -> None:

@@ -12,8 +12,6 @@ settlement), ``report.png``, ``handin.png``.
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -28,6 +26,7 @@ from server.output.stats_page import stats_section
 from server.web.feeds import folder_title
 from server.web.tokens import make_tokens
 from tests.browser import open_page
+from tests.signals import end_group
 
 ROOT = Path(__file__).resolve().parents[3]
 PY = sys.executable
@@ -106,12 +105,7 @@ def serving(folder: Path) -> Iterator[str]:
         assert line.startswith("serving "), line
         yield line.split()[1]
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        end_group(process)
 
 
 def shoot(page: Any, name: str) -> None:
