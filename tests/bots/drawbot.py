@@ -16,11 +16,11 @@ import argparse
 import sys
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--flush", choices=("all", "join", "none"), default="all")
     parser.add_argument("--debug", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     flush = args.flush == "all"
     me = -1
     print("join", flush=args.flush != "none")

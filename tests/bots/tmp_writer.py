@@ -10,4 +10,4 @@ from pathlib import Path
 from drawbot import main
 
 Path("/tmp", sys.argv[1]).write_text("written by a bot\n")
-sys.exit(main())
+sys.exit(main([]))  # its own argument is the file name, not an option of drawbot

@@ -237,8 +237,9 @@ def test_what_a_dying_bot_printed_on_stdout_is_in_its_fault_line(tmp_path: Path)
         f'[[bot]]\nname = "g{k}"\ncommand = "{GREEDY}"\n' for k in range(3)))
     done = server("tournament", "--seed", "0", str(bots), "--rounds", "1", "--hands", "1", "--out",
                   str(tmp_path / "t"), "--jobs", "1")
-    assert "its stdout ends: Could not reserve enough space for code cache" in done.stderr \
-        + done.stdout, done.stderr
+    said = done.stderr + done.stdout
+    assert "the line was: Error occurred during initialization of VM" in said, said
+    assert "its stdout had: Could not reserve enough space for code cache" in said, said
 
 
 @pytest.mark.parametrize("ruleset", ["botzone", "noi2014"])
