@@ -38,7 +38,7 @@ from server.web.folders import (
     sealed_names,
     sub_folders,
 )
-from server.web.tokens import tournament_meta
+from server.web.tokens import TokenError, tournament_meta
 
 Event = tuple[str, Any]  # (SSE event name, JSON data)
 
@@ -310,7 +310,10 @@ def folder_title(folder: Path) -> str:
     kind = kind_of(folder)
     given: Any = None
     if kind == "tournament":
-        given = (tournament_meta(folder) or {}).get("title")
+        try:
+            given = (tournament_meta(folder) or {}).get("title")
+        except TokenError:  # the file is being made (no settings yet), or is not ours
+            given = None
     elif kind == "match":
         data = read_json(folder / MATCH)
         given = data.get("title") if isinstance(data, dict) else None

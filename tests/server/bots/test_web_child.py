@@ -93,11 +93,13 @@ def wait_for_url(process: subprocess.Popen[str]) -> str:
 
 @pytest.mark.parametrize("how", ["ctrl-c", "kill -9"])
 def test_a_tournament_stopped_leaves_no_web_server(tmp_path: Path, how: str) -> None:
+    # 12 rounds: still playing when it is stopped, however loaded the machine (3 rounds
+    # had once ended, status 0, before the Ctrl-C came)
     out = tmp_path / "out"
     process = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "tournament", "--seed", "0",
          str(ROOT / "sample_ai"), "--out",
-         str(out), "--rounds", "3", "--serve", "127.0.0.1:0"],
+         str(out), "--rounds", "12", "--serve", "127.0.0.1:0"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=(tmp_path / "stderr").open("w"), text=True,
         start_new_session=True,  # its own terminal's foreground group, as a shell gives it
         env={**os.environ, "MAHJONG_RUN_DIR": str(tmp_path / "runs")})
@@ -219,7 +221,7 @@ def test_a_tournaments_killed_web_server_is_said_and_serves_the_same_url_again(
     process = subprocess.Popen(
         [sys.executable, "-m", "server.cli", "tournament", "--seed", "0",
          str(ROOT / "sample_ai"), "--out",
-         str(out), "--rounds", "3", "--serve", "127.0.0.1:0"],
+         str(out), "--rounds", "12", "--serve", "127.0.0.1:0"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr.open("w"), text=True,
         start_new_session=True, env={**os.environ, "MAHJONG_RUN_DIR": str(tmp_path / "runs")})
     try:

@@ -226,3 +226,15 @@ def test_a_match_given_a_title_keeps_it_for_its_pages(tmp_path: Path) -> None:
     assert folder_title(folder) == "Lab 3"
     assert MatchResult(MatchConfig((), 1, heading="Lab 3"), []).summary()["title"] == "Lab 3"
     assert "title" not in MatchResult(MatchConfig((), 1), []).summary()
+
+
+def test_a_tournament_whose_file_is_still_being_made_is_named_by_the_folder(
+        tmp_path: Path) -> None:
+    """The page is served from the tournament's first moment: its SQLite file may exist
+    before its settings table does (a 500 on the live page, once, under load)."""
+    import sqlite3
+
+    out = tmp_path / "class"
+    out.mkdir()
+    sqlite3.connect(out / "tournament.sqlite").close()  # an empty file: no meta yet
+    assert folder_title(out) == "class"
