@@ -621,6 +621,10 @@ def tournament(
     if format not in FORMATS:
         refuse(f"--format must be one of {', '.join(FORMATS)}")
     checked_bind(serve)
+    if seat_bind is not None:
+        from server.web.serving import parse_bind
+
+        parse_bind(seat_bind, option="--seat-bind")
     if handins and serve is None:
         refuse("--handins takes hand-ins through the page that --serve HOST:PORT serves: "
                "give --serve too")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from server.tournament.entries import EntriesError, load_entries
 from tests.person_seats import ROOT, Seat, simple_answer, started, verify
 
 GREEDY = ROOT / "sample_ai" / "greedy.py"
@@ -95,3 +96,16 @@ def test_clock_without_a_person_is_refused_in_one_line(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--clock and --seat-bind are for persons" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_bots_file_reads_web_name_as_a_person_and_refuses_bad_ones(tmp_path: Path) -> None:
+    bots = bots_file(tmp_path, f"{sys.executable} {GREEDY}")
+    ann = load_entries(bots)[0]
+    assert (ann.name, ann.command, ann.person, ann.remote) == ("ann", ("web:ann",), "ann", None)
+    assert load_entries(bots, "botzone")[0].command == ("web:ann",)  # in any ruleset
+    for command, said in [('"web:ann"', "both web:ann"), ('"web:a b"', "just web:NAME"),
+                          ('"web:"', "a person's name is")]:
+        bots.write_text(f'[[bot]]\nname = "ann"\ncommand = "web:ann"\n'
+                        f'[[bot]]\nname = "bob"\ncommand = {command}\n')
+        with pytest.raises(EntriesError, match=said):
+            load_entries(bots)
