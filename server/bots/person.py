@@ -329,6 +329,7 @@ class PersonSeats:
                       for name, token in options.tokens.items()}
         self.new_board = board
         self.fallback = fallback if fallback is not None else ProcessLauncher()
+        self.over_note = "The match is over. Thank you for playing."  # the pages at the end
 
     def find(self, name: str, token: str) -> PersonSeat | None:
         """The seat ``name`` if ``token`` is its token; the same work for any name."""
@@ -402,7 +403,7 @@ class PersonSeats:
         """The match is over: every page says so."""
         for seat in self.seats.values():
             seat.over = True
-            seat.note = "The match is over. Thank you for playing."
+            seat.note = self.over_note
             seat.bump()
 
 

@@ -423,6 +423,7 @@ class Runner:
                     raise ValueError("persons play from pages, and nothing serves them")
                 board, after_timeout = self.rules.person_board(self.config.settings)
                 seats = PersonSeats(persons, board, after_timeout=after_timeout)
+                seats.over_note = "The tournament is over. Thank you for playing."
                 base = await stack.enter_async_context(self.seat_pages(seats))
                 self.persons = seats
                 stack.callback(setattr, self, "persons", None)

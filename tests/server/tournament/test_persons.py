@@ -48,7 +48,9 @@ def test_a_person_plays_a_tournament_from_one_link_table_after_table(tmp_path: P
                  "--seed", "5", "--clock", "20") as (process, links):
         seat = Seat(links["ann"])
         answers = play_to_the_end(seat)
-        assert seat.state()["hand"] == 2  # a hand at each table, on the one link
+        end = seat.state()
+        assert end["hand"] == 2  # a hand at each table, on the one link
+        assert "tournament is over" in end["note"]
         assert process.wait(60) == 0
     assert answers > 0
     rows = json.loads((out / "standings.json").read_text())["standings"]
