@@ -21,6 +21,7 @@ from rulesets.botzone.records import NAME, fault_causes
 from rulesets.botzone.rules import VARIANTS, BotzoneRules, game_header, parse_initdata
 from rulesets.botzone.stats import game_facts
 from server.bots.botzone_bots import Bots
+from server.bots.person import stand_ins
 from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
 from server.seam.errors import InputError
 from server.turns.match import GameOutcome
@@ -85,9 +86,7 @@ def run_match(args: CommandArgs) -> int:
     variant = variant_of(args)
     seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
     fmt, plans = plans_of(args, seed, variant)
-    persons = seats_of(specs, args, partial(PersonBoard, variant),
-                       "the judge takes it as a bot's TLE (an error it reaches ends the "
-                       "game); you play again in the next game.")
+    persons = seats_of(specs, args, partial(PersonBoard, variant), AFTER_TIMEOUT)
     # A web:NAME seat is opened by ``persons`` before ``bots`` is asked: its stand-in
     # command is never started.
     bots = Bots.from_args([PERSON_STAND_IN if spec.startswith("web:") else spec
@@ -113,6 +112,9 @@ def run_match(args: CommandArgs) -> int:
 
 
 PERSON_STAND_IN = "true"
+# What a person who does not answer in time gets, in words for their page.
+AFTER_TIMEOUT = ("the judge takes it as a bot's TLE (an error it reaches ends the game); "
+                 "you play again in the next game.")
 
 
 def check_bot(args: CommandArgs, samples: Path) -> int:
@@ -178,14 +180,18 @@ async def play_table(table: TableRequest, defaults: Mapping[str, str]) -> list[T
 
     settings = {**defaults, **table.settings}
     plans = formats.duplicate(table.seed, int(settings["walls"]), int(settings["orders"]))
-    bots = Bots.for_table(table, float(settings["time_limit"]))
-    specs = [spec.text for spec in bots.specs]
+    commands = [command[0] for _, command in table.players]
+    bots = Bots.for_table(stand_ins(table, PERSON_STAND_IN), float(settings["time_limit"]))
+    specs = [c if c.startswith("web:") else spec.text
+             for c, spec in zip(commands, bots.specs, strict=True)]
     match = TurnMatch(NAME, [TurnPlayer(name, spec) for (name, _), spec in
                                   zip(table.players, specs, strict=True)], plans,
                       BotzoneRules(settings["variant"]), bots.opener, table.root,
                       meta={"variant": settings["variant"], "format": "duplicate",
                             "seed": table.seed, "time_limit": bots.limits.base_seconds},
                       header=game_header, facts=game_facts)
+    if table.persons is not None:  # web:NAME players: the tournament's person seats
+        match.opener = cast("SeatOpener", table.persons.turn_opener(commands, bots.opener))
 
     return await play_table_games(match, table, table_outcome)
 

@@ -14,7 +14,8 @@ bots, its tournament defaults) is passed in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -26,6 +27,7 @@ from server.seam.contract import (
     CommandArgs,
     DealRequest,
     DealScores,
+    SeatBoard,
     TableRequest,
     TableRow,
     VerifyReport,
@@ -147,6 +149,14 @@ class BotzoneRuleset(BotzoneBotsRuleset):
         from rulesets.botzone.play import play_table
 
         return await play_table(table, self.tournament_defaults)
+
+    def person_board(self, settings: Mapping[str, str]
+                     ) -> tuple[Callable[[], SeatBoard], str]:
+        from rulesets.botzone.person_board import PersonBoard
+        from rulesets.botzone.play import AFTER_TIMEOUT
+
+        variant = {**self.tournament_defaults, **settings}["variant"]
+        return partial(PersonBoard, variant), AFTER_TIMEOUT
 
     compare_opponents = ("greedy", "random", "greedy")
 

@@ -10,6 +10,7 @@ unchanged: same options, same output, same logs.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -21,6 +22,7 @@ from server.seam.contract import (
     DealRequest,
     DealScores,
     Ruleset,
+    SeatBoard,
     TableRequest,
     TableRow,
     VerifyReport,
@@ -225,6 +227,13 @@ class DefaultRuleset(Ruleset):
         from rulesets.default.tournament import play_table
 
         return await play_table(table)
+
+    def person_board(self, settings: Mapping[str, str]
+                     ) -> tuple[Callable[[], SeatBoard], str]:
+        from rulesets.default.person_board import PersonBoard
+        from server.bots.person import AFTER_TIMEOUT
+
+        return PersonBoard, AFTER_TIMEOUT
 
     compare_opponents = ("greedy", "random", "greedy")
 

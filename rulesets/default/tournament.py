@@ -1,9 +1,10 @@
 """A tournament table of the default ruleset: a ``run_match`` into the table's folder.
 
 The tournament (``server.tournament``) decides the table and keeps its record;
-this plays it: its seats from the table's own bot processes or the tournament's
-TCP seats, with host-stall allowances on, the faults told after every hand, and
-one row per seat and hand as the tournament stores them.
+this plays it: its seats from the table's own bot processes, the tournament's
+TCP seats or its person seats (``web:NAME``, ``server.bots.person``), with
+host-stall allowances on, the faults told after every hand, and one row per
+seat and hand as the tournament stores them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import structlog
 
 from rulesets.default.match import HandSummary, MatchConfig, MatchResult, Player, run_match
 from server.bots.remote import TableLauncher
-from server.bots.seats import ProcessLauncher, TableOptions
+from server.bots.seats import Launcher, ProcessLauncher, TableOptions
 from server.output.say import bot_error_causes
 from server.seam.contract import FaultNote, TableRequest, TableRow
 
@@ -25,10 +26,12 @@ async def play_table(table: TableRequest) -> list[TableRow]:
     log = structlog.get_logger().bind(table=table.label)
     options: TableOptions = table.options or TableOptions(host_stalls=True)
     shown = table.shown or [run for _, run in table.players]
+    launcher: Launcher = TableLauncher(ProcessLauncher(table.sandbox), remote=table.remote)
+    if table.persons is not None:  # web:NAME players: the tournament's person seats
+        launcher = table.persons.over(launcher)
     config = MatchConfig(tuple(Player(name, run, tuple(words)) for (name, run), words
                                in zip(table.players, shown, strict=True)), table.seed,
-                         table.groups, table.root, options, "autoplay",
-                         TableLauncher(ProcessLauncher(table.sandbox), remote=table.remote),
+                         table.groups, table.root, options, "autoplay", launcher,
                          hands=table.hands, live=table.live, title=table.title)
 
     def hand_done(summary: HandSummary, result: MatchResult) -> None:

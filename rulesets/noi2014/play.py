@@ -21,6 +21,7 @@ from rulesets.noi2014.rules import NoiRules
 from rulesets.noi2014.stats import game_facts
 from server.bots.botzone_bots import Bots
 from server.bots.botzone_io import NOI2014
+from server.bots.person import stand_ins
 from server.seam.contract import CommandArgs, GamePlan, TableRequest, TableRow
 from server.seam.errors import InputError
 from server.turns.match import GameOutcome
@@ -65,9 +66,7 @@ def run_match(args: CommandArgs) -> int:
         raise InputError(f"need exactly 4 bots, got {len(specs)}")
     seed = args["seed"] if args["seed"] is not None else secrets.randbelow(2**31)
     fmt, plans = plans_of(args, seed)
-    persons = seats_of(specs, args, PersonBoard,
-                       "a fault, as for a bot: you leave this game and rank after the "
-                       "others; you play again in the next game.")
+    persons = seats_of(specs, args, PersonBoard, AFTER_TIMEOUT)
     # A web:NAME seat is opened by ``persons`` before ``bots`` is asked: its stand-in
     # command is never started.
     bots = Bots.from_args([PERSON_STAND_IN if spec.startswith("web:") else spec
@@ -90,6 +89,9 @@ def run_match(args: CommandArgs) -> int:
 
 
 PERSON_STAND_IN = "true"
+# What a person who does not answer in time gets, in words for their page.
+AFTER_TIMEOUT = ("a fault, as for a bot: you leave this game and rank after the others; you "
+                 "play again in the next game.")
 
 
 def check_bot(args: CommandArgs, samples: Path) -> int:
@@ -152,12 +154,16 @@ async def play_table(table: TableRequest, defaults: Mapping[str, str]) -> list[T
 
     settings = {**defaults, **table.settings}
     plans = formats.rounds(table.seed, int(settings["walls"]), int(settings["orders"]))
-    bots = Bots.for_table(table, float(settings["time_limit"]), NOI2014)
-    specs = [spec.text for spec in bots.specs]
+    commands = [command[0] for _, command in table.players]
+    bots = Bots.for_table(stand_ins(table, PERSON_STAND_IN), float(settings["time_limit"]), NOI2014)
+    specs = [c if c.startswith("web:") else spec.text
+             for c, spec in zip(commands, bots.specs, strict=True)]
     match = TurnMatch(NAME, [TurnPlayer(name, spec) for (name, _), spec in
                              zip(table.players, specs, strict=True)], plans, NoiRules(),
                       bots.opener, table.root, meta=match_meta("round", table.seed, bots),
                       header=formats.game_header, facts=game_facts)
+    if table.persons is not None:  # web:NAME players: the tournament's person seats
+        match.opener = cast("SeatOpener", table.persons.turn_opener(commands, bots.opener))
 
     return await play_table_games(match, table, table_outcome)
 

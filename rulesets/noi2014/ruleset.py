@@ -15,7 +15,7 @@ tournament defaults) is passed in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import ClassVar
 
@@ -27,6 +27,7 @@ from server.seam.contract import (
     CommandArgs,
     DealRequest,
     DealScores,
+    SeatBoard,
     TableRequest,
     TableRow,
     VerifyReport,
@@ -117,6 +118,13 @@ class NoiRuleset(BotzoneBotsRuleset):
         from rulesets.noi2014.play import play_table
 
         return await play_table(table, self.tournament_defaults)
+
+    def person_board(self, settings: Mapping[str, str]
+                     ) -> tuple[Callable[[], SeatBoard], str]:
+        from rulesets.noi2014.person_board import PersonBoard
+        from rulesets.noi2014.play import AFTER_TIMEOUT
+
+        return PersonBoard, AFTER_TIMEOUT
 
     compare_opponents = ("greedy", "random", "greedy")
 

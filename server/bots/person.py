@@ -39,7 +39,7 @@ import hmac
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -49,7 +49,7 @@ from protocol.framing import decode_line
 from server.bots.botzone_io import OK, TLE, Answer
 from server.bots.processes import Peer
 from server.bots.seats import Launcher, ProcessLauncher, SeatRequest
-from server.seam.contract import Choice, GamePlan, SeatBoard
+from server.seam.contract import Choice, GamePlan, SeatBoard, TableRequest
 from server.seam.errors import InputError
 
 PREFIX = "web:"  # an AI argument web:NAME is a person's seat
@@ -329,6 +329,7 @@ class PersonSeats:
                       for name, token in options.tokens.items()}
         self.new_board = board
         self.fallback = fallback if fallback is not None else ProcessLauncher()
+        self.over_note = "The match is over. Thank you for playing."  # the pages at the end
 
     def find(self, name: str, token: str) -> PersonSeat | None:
         """The seat ``name`` if ``token`` is its token; the same work for any name."""
@@ -346,6 +347,14 @@ class PersonSeats:
             name = person_name(request.argv[0])
         if name is None:
             return await self.fallback.open(request, nursery)
+        return await self.open_person(name, request)
+
+    def over(self, fallback: Launcher) -> Launcher:
+        """A launcher for one table of a tournament: a seat whose command is
+        ``web:NAME`` from these seats, the others from ``fallback`` (the table's own)."""
+        return _TableSeats(self, fallback)
+
+    async def open_person(self, name: str, request: SeatRequest) -> Peer:
         if request.folder is not None:  # the same files as a local seat's
             (request.folder / f"seat{request.seat}.stderr").touch()
         seat = self.seats[name]
@@ -394,8 +403,22 @@ class PersonSeats:
         """The match is over: every page says so."""
         for seat in self.seats.values():
             seat.over = True
-            seat.note = "The match is over. Thank you for playing."
+            seat.note = self.over_note
             seat.bump()
+
+
+class _TableSeats:
+    """``PersonSeats.over``: a tournament table's launcher with the tournament's persons."""
+
+    def __init__(self, seats: PersonSeats, fallback: Launcher) -> None:
+        self.seats = seats
+        self.fallback = fallback
+
+    async def open(self, request: SeatRequest, nursery: trio.Nursery) -> Peer:
+        name = person_name(request.argv[0]) if len(request.argv) == 1 else None
+        if name is None or name not in self.seats.seats:
+            return await self.fallback.open(request, nursery)
+        return await self.seats.open_person(name, request)
 
 
 def seats_of(specs: Sequence[str], args: Mapping[str, Any] | Any, board: BoardFactory,
@@ -409,6 +432,15 @@ def seats_of(specs: Sequence[str], args: Mapping[str, Any] | Any, board: BoardFa
         raise InputError(str(exc)) from None
     return None if options is None else PersonSeats(options, board,
                                                     after_timeout=after_timeout)
+
+
+def stand_ins(table: TableRequest, stand_in: str) -> TableRequest:
+    """A tournament table of a turn-based ruleset with each ``web:NAME`` player's
+    command ``stand_in``: a bot never started, as the person's seat is opened in its
+    place (``PersonSeats.turn_opener``)."""
+    return replace(table, players=[
+        (name, (stand_in,) if len(command) == 1 and person_name(command[0]) is not None
+         else command) for name, command in table.players])
 
 
 def links(base: str, options: PersonOptions) -> Iterable[tuple[str, str]]:

@@ -539,7 +539,8 @@ def thupc(
 @app.command()
 def tournament(
     bots: Annotated[Path | None, typer.Argument(
-        help="BOTS.toml ([[bot]] name, command; command \"tcp:NAME\": a remote bot) or a "
+        help="BOTS.toml ([[bot]] name, command; command \"tcp:NAME\": a remote bot, "
+        "\"web:NAME\": a person, who plays from a page whose link is printed) or a "
         "folder of bots (" + FOLDER_HELP + "); not needed with --resume",
         show_default=False)] = None,
     format: Annotated[str, typer.Option(
@@ -605,6 +606,12 @@ def tournament(
         help="The title of the tournament's pages (the live page, the report), e.g. "
              "\"CS 101 contest\"; stored, and --resume may change it [default: --out's "
              "name]", show_default=False)] = None,
+    clock: Annotated[float | None, typer.Option(
+        min=0.05, help=HELP["clock"] + "; not stored [default: 30.0]",
+        show_default=False)] = None,
+    seat_bind: Annotated[str | None, typer.Option(
+        help=HELP["seat_bind"] + "; not stored [default: 127.0.0.1:0]",
+        show_default=False)] = None,
 ) -> None:
     """Play a tournament of many bots: tables of four in parallel, stored, resumable."""
     from server.tournament import FORMATS, EntriesError, default_jobs
@@ -614,6 +621,10 @@ def tournament(
     if format not in FORMATS:
         refuse(f"--format must be one of {', '.join(FORMATS)}")
     checked_bind(serve)
+    if seat_bind is not None:
+        from server.web.serving import parse_bind
+
+        parse_bind(seat_bind, option="--seat-bind")
     if handins and serve is None:
         refuse("--handins takes hand-ins through the page that --serve HOST:PORT serves: "
                "give --serve too")
@@ -636,14 +647,17 @@ def tournament(
                                   mem_limit=mem_limit, cpu_limit=cpu_limit,
                                   file_limit=file_limit, sandbox=sandbox, work_dir=work_dir,
                                   ruleset=ruleset, variant=variant, walls=walls,
-                                  orders=orders, time_limit=time_limit, title=title)
+                                  orders=orders, time_limit=time_limit, title=title,
+                                  clock=clock, seat_bind=seat_bind)
     except EntriesError as exc:
         refuse(exc)
     if bots is not None and bots.is_dir():
         say_folder(bots, err_console())
     stop_earlier_bots()  # a resume after a kill -9 included
+    from server.web.seat_page import serve_person_seats
+
     raise typer.Exit(run_tournament(config, resume, cluster=cluster, serve=serve,
-                                    handins=handins))
+                                    handins=handins, seat_pages=serve_person_seats))
 
 
 @app.command("serve")

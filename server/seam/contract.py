@@ -24,7 +24,7 @@ Pure: no trio, no rich.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal, NamedTuple, Protocol
@@ -247,6 +247,13 @@ class Ruleset:
     async def play_table(self, table: TableRequest) -> list[TableRow]:
         raise self._unsupported("tournament")
 
+    def person_board(self, settings: Mapping[str, str]
+                     ) -> tuple[Callable[[], SeatBoard], str]:
+        """A tournament's person seats (``web:NAME`` entries): a new ``SeatBoard`` for
+        each hand or game of its ``settings``, and, in words for the page, what the
+        ruleset does with a person who does not answer in time."""
+        raise self._unsupported("person seat")
+
     # --- ``server compare`` (``server.compare``): two bots on the same deals.
 
     # The fixed opponents when none are given: sample AIs, one per other seat.
@@ -439,6 +446,9 @@ class TableRequest:
     # Each player's command as the table's files (match.json) name it: no path of the
     # machine (the tournament's are relative to its folder); empty: as ``players`` run.
     shown: Sequence[tuple[str, ...]] = ()
+    # The tournament's person seats (server.bots.person.PersonSeats), None without any:
+    # a player whose command is the one word ``web:NAME`` is played from its page.
+    persons: Any = None
 
 
 @dataclass(frozen=True, slots=True)

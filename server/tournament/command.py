@@ -16,6 +16,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from server.bots.person import DEFAULT_CLOCK, PersonOptions, PersonSetupError, person_options
 from server.bots.remote import RemoteOptions, RemoteSetupError, remote_options
 from server.bots.sandbox import BotLimits, SandboxError
 from server.bots.seats import Sandbox, TableOptions
@@ -40,7 +41,13 @@ from server.tournament.cluster import on_cluster
 from server.tournament.entries import EntriesError, load_entries, scan_folder
 from server.tournament.exports import games_file
 from server.tournament.report import Machines, unit_of, write_reports
-from server.tournament.runner import Runner, TournamentConfig, rules_meta, table_dir
+from server.tournament.runner import (
+    Runner,
+    SeatPages,
+    TournamentConfig,
+    rules_meta,
+    table_dir,
+)
 from server.tournament.schedule import TablePlan
 from server.tournament.sealed import sealed_tables, table_name, tournament_over
 from server.tournament.standings import Standing, Standings, standings
@@ -65,6 +72,23 @@ def remote_for(entries: Sequence[Entry], listen: str | None, token_pairs: Sequen
     try:
         return remote_options([e.command[0] for e in remote], listen, token_pairs)
     except RemoteSetupError as exc:
+        raise EntriesError(str(exc)) from None
+
+
+def persons_for(entries: Sequence[Entry], clock: float | None, bind: str | None
+                ) -> PersonOptions | None:
+    """The persons' seats (``web:NAME`` entries): fresh tokens, their clock and where
+    their pages are served; None without any."""
+    if not any(e.person is not None for e in entries):
+        if clock is not None or bind is not None:
+            raise EntriesError("--clock and --seat-bind are for persons (command "
+                               "\"web:NAME\"), and there are none")
+        return None
+    try:
+        return person_options([e.command[0] for e in entries if e.person is not None],
+                              DEFAULT_CLOCK if clock is None else clock,
+                              bind or "127.0.0.1:0")
+    except PersonSetupError as exc:
         raise EntriesError(str(exc)) from None
 
 
@@ -208,12 +232,13 @@ def stalls_line(store: Store) -> str:
 
 
 def run(config: TournamentConfig, resume: bool, quiet: bool = False,
-        cluster: str | None = None, serve: str | None = None, handins: bool = False) -> int:
+        cluster: str | None = None, serve: str | None = None, handins: bool = False,
+        seat_pages: SeatPages | None = None) -> int:
     """Play (or resume) the tournament; 0 when every table has been played. With
     ``cluster`` (an address, or ``local``), the tables play on a Ray cluster; with
     ``serve`` (HOST:PORT), the web view of the folder is served meanwhile (a child
     process, ``server.bots.web_child``), taking hand-ins through its page with
-    ``handins``."""
+    ``handins``. ``seat_pages`` serves the persons' pages (``web:NAME`` entries)."""
     console = err_console()
     configure_logging(False)
     config.out.mkdir(parents=True, exist_ok=True)
@@ -235,32 +260,41 @@ def run(config: TournamentConfig, resume: bool, quiet: bool = False,
         from server.bots.web_child import serving
 
         with serving(config.out, serve, handins):
-            return _play(config, db, quiet, cluster)
-    return _play(config, db, quiet, cluster)
+            return _play(config, db, quiet, cluster, seat_pages)
+    return _play(config, db, quiet, cluster, seat_pages)
 
 
-def _play(config: TournamentConfig, db: Path, quiet: bool, cluster: str | None) -> int:
+def _play(config: TournamentConfig, db: Path, quiet: bool, cluster: str | None,
+          seat_pages: SeatPages | None = None) -> int:
     console = err_console()
     if cluster is None:
-        return _run(config, db, quiet, None)
+        return _run(config, db, quiet, None, seat_pages)
     remote = [e.name for e in config.entries if e.remote is not None]
     if remote:
         console.print(error_line(f"remote bots ({', '.join(remote)}) connect to this machine: "
                                  "a tournament with them cannot play on a cluster"))
         return 2
+    persons = [e.name for e in config.entries if e.person is not None]
+    if persons:
+        console.print(error_line(f"persons ({', '.join(persons)}) play from pages this "
+                                 "machine serves: a tournament with them cannot play on a "
+                                 "cluster (leave out --cluster)"))
+        return 2
     try:
         with connected(cluster) as ray_cluster:
-            return _run(config, db, quiet, ray_cluster)
+            return _run(config, db, quiet, ray_cluster, seat_pages)
     except ClusterError as exc:  # Ray missing or unreachable: before anything was stored
         console.print(error_line(exc))
         return 2
 
 
-def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | None) -> int:
+def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | None,
+         seat_pages: SeatPages | None = None) -> int:
     console = err_console()
     store = Store(db)
     try:
         runner = Runner(config, store)
+        runner.seat_pages = seat_pages
         live = Live(console=console, refresh_per_second=2, transient=True,
                     redirect_stderr=False) if not quiet else None
         n = len(config.entries)
@@ -283,6 +317,9 @@ def _run(config: TournamentConfig, db: Path, quiet: bool, cluster: Cluster | Non
         def listener(what: str, plan: TablePlan | None) -> None:
             if what == "listening":
                 say_listening(console, runner, config.remote)
+                return
+            if what == "persons":
+                say_persons(console, runner, config.persons)
                 return
             # Standings are recomputed when a table ends, not on every hand: this
             # runs in the event loop that keeps the bots' clocks.
@@ -428,12 +465,25 @@ def say_listening(console: Console, runner: Runner, remote: RemoteOptions | None
                       emoji=False)
 
 
+def say_persons(console: Console, runner: Runner, persons: PersonOptions | None) -> None:
+    """Each person's link, with its token (stdout, as ``match`` prints them), and how
+    the pages go."""
+    if persons is None:
+        return
+    for name, link in runner.person_links:
+        print(f"web:{name} plays at {link}", flush=True)
+    console.print("each person opens their link in a browser: it follows them from table "
+                  "to table, and a person's first table starts when their page is open; "
+                  f"{persons.clock:g} s a move", markup=False, emoji=False)
+
+
 def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | None = None,
                      tokens: Sequence[str] = (), **settings: object) -> TournamentConfig:
     """The tournament's settings: from the arguments, or from the stored file on --resume.
 
     ``listen`` and ``tokens`` (``NAME=SECRET``) are never stored: a resumed
-    tournament with remote bots needs them again. BOTS is stored (its absolute
+    tournament with remote bots needs them again. Nor are the persons' ``clock``
+    and ``seat_bind``; their tokens are made afresh each run. BOTS is stored (its absolute
     path) and read again as tables start, for hand-ins; ``--resume`` without
     BOTS reads the stored one, with BOTS the given one (the same bots by name and
     order; their commands may have changed).
@@ -460,6 +510,8 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
             groups=int(meta["groups"]), hands=int(meta["hands"]) if meta["hands"] else None,
             jobs=int(str(settings["jobs"])), hero=int(meta["hero"] or 0),
             remote=remote_for(entries, listen, tokens, resume=True), options=options,
+            persons=persons_for(entries, _float(settings.get("clock")),
+                                _str(settings.get("seat_bind"))),
             sandbox=hiding(sandbox, out), ruleset=ruleset, settings=ruleset_settings,
             bots=Path(meta["bots"]) if meta.get("bots") else None,
             title=str(settings.get("title") or meta.get("title") or ""))
@@ -469,6 +521,8 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
         raise EntriesError(f"remote bots (tcp:NAME) play the default ruleset only, not "
                            f"{ruleset}")
     remote = remote_for(entries, listen, tokens, resume)
+    persons = persons_for(entries, _float(settings.get("clock")),
+                          _str(settings.get("seat_bind")))
     hero_name = settings.get("hero")
     hero = 0
     if hero_name is not None:
@@ -491,10 +545,19 @@ def config_from_args(bots: Path | None, out: Path, resume: bool, listen: str | N
                             hands=None if settings.get("hands") is None
                             else int(str(settings["hands"])),
                             jobs=int(str(settings["jobs"])), hero=hero, remote=remote,
+                            persons=persons,
                             options=options, sandbox=hiding(sandbox, out), ruleset=ruleset,
                             settings=ruleset_settings, bots=bots.resolve(),
                             title=str(settings.get("title") or (stored or {}).get("title")
                                       or ""))
+
+
+def _float(value: object) -> float | None:
+    return None if value is None else float(str(value))
+
+
+def _str(value: object) -> str | None:
+    return None if value is None else str(value)
 
 
 def hiding(sandbox: Sandbox, out: Path) -> Sandbox:

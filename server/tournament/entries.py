@@ -9,10 +9,12 @@ command line, or a list of words)::
 
 A command that is the one word ``tcp:NAME`` is a remote seat, as in a match:
 the bot connects to the tournament's listener (``server connect ... --name
-NAME``). NAME follows the protocol's rules (no spaces) and no two entries
-share one. A bot of a ruleset on Botzone's protocol may also say
-``io = "simple"`` (its interaction; json by default) and ``keep_running =
-true`` (off by default), stored in its command as ``simple+keep-running:...``.
+NAME``). The one word ``web:NAME`` is a person, who plays from a page whose link
+the tournament prints at its start (``server.tournament.runner``). NAME follows
+the protocol's rules (no spaces) and no two entries share one. A bot of a
+ruleset on Botzone's protocol may also say ``io = "simple"`` (its interaction;
+json by default) and ``keep_running = true`` (off by default), stored in its
+command as ``simple+keep-running:...``.
 
 A folder holds one bot per file, named after the file's stem (as ``server
 tournament --help`` and docs/guides/teachers.md say):
@@ -37,6 +39,9 @@ import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
+from server.bots.person import PREFIX as PERSON
+from server.bots.person import PersonSetupError
+from server.bots.person import check_name as check_person
 from server.bots.processes import BotCommandError, parse_command
 from server.bots.remote import PREFIX, RemoteSetupError, check_name
 from server.seam.errors import InputError, reason
@@ -116,6 +121,12 @@ def _from_toml(path: Path, ruleset: str = DEFAULT) -> list[Entry]:
                                    f"both {PREFIX}{remote}: each remote bot needs a NAME "
                                    "of its own")
             seen[remote] = entry.name
+        if (person := entry.person) is not None:
+            if f"{PERSON}{person}" in seen:
+                raise EntriesError(f"{path}: bots {seen[PERSON + person]!r} and "
+                                   f"{entry.name!r} are both {PERSON}{person}: each person "
+                                   "needs a NAME of their own")
+            seen[f"{PERSON}{person}"] = entry.name
     return out
 
 
@@ -142,7 +153,8 @@ def _toml_entry(path: Path, i: int, item: object, ruleset: str, base: Path) -> E
     if not isinstance(name, str) or not name or name.startswith("fill-in-"):
         raise EntriesError(f"{path}: bot {i + 1} needs a name (not fill-in-N)")
     if isinstance(command, list) and all(isinstance(w, str) for w in command):
-        command = command[0] if len(command) == 1 and command[0].startswith(PREFIX) \
+        command = command[0] if len(command) == 1 \
+            and command[0].startswith((PREFIX, PERSON)) \
             else shlex.join(command)
     if not isinstance(command, str):
         raise EntriesError(f"{path}: bot {name!r} needs a command")
@@ -157,6 +169,11 @@ def _toml_entry(path: Path, i: int, item: object, ruleset: str, base: Path) -> E
     if keep_running is not None and not isinstance(keep_running, bool):
         raise EntriesError(f"{path}: bot {name!r}: keep_running must be true or false, "
                            f"not {keep_running!r}")
+    if command.strip().startswith(PERSON):
+        if io is not None or keep_running is not None:
+            raise EntriesError(f"{path}: bot {name!r}: io and keep_running are for a bot "
+                               f"the server starts, not a person ({PERSON}NAME)")
+        return Entry(name, (_person(path, name, command.strip()),))
     if command.strip().startswith(PREFIX):
         if keep_running is not None:
             raise EntriesError(f"{path}: bot {name!r}: keep_running is for a bot the "
@@ -208,6 +225,19 @@ def _remote(path: Path, name: str, command: str) -> str:
         check_name(f"bot {name!r}: {PREFIX}NAME", words[0][len(PREFIX):])
     except RemoteSetupError as exc:
         raise EntriesError(f"{path}: {reason(exc)}") from None
+    return words[0]
+
+
+def _person(path: Path, name: str, command: str) -> str:
+    """A person's entry's command, ``web:NAME``, checked."""
+    words = command.split()
+    if len(words) != 1:
+        raise EntriesError(f"{path}: bot {name!r}: a person's command is just "
+                           f"{PERSON}NAME, not {command[:40]!r}")
+    try:
+        check_person(words[0][len(PERSON):])
+    except PersonSetupError as exc:
+        raise EntriesError(f"{path}: bot {name!r}: {reason(exc)}") from None
     return words[0]
 
 

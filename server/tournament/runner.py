@@ -14,6 +14,16 @@ seats is free (a lock per name, taken in name order so two tables cannot hold
 one each). Swiss rounds seat each bot once anyway; round-robin tables of later
 rounds and a gauntlet's tables, which may seat the same bot, then wait.
 
+Persons (``web:NAME``, ``server.bots.person``) are played from a page: one
+``PersonSeats`` for the whole run, its pages served (``seat_pages``, given by the
+command line: the web is above this layer) before the first table and closed
+after the last, each link said once ("persons"). A person is at one table at a
+time (a lock, as for a remote bot) and their page follows them from table to
+table; a table with a person plays in this trio run, never elsewhere (a
+``TableCarrier``), since the page's clicks come to this process. A person has
+the clock of the tournament's ``PersonOptions`` (``--clock``) in place of a
+bot's, and the first hand of their first table waits until their page is open.
+
 Hand-ins. When a table starts (its turn under ``jobs`` come), BOTS is read
 again (``TournamentConfig.bots``, stored in meta as ``bots``) and each
 player of the table plays with its entry's command there: a player who
@@ -24,7 +34,7 @@ from that table on. The program is pinned for the whole table
 be read (a file being edited, gone) leaves every bot its last command, with
 one warning; a bot that is no longer there keeps its last command; a new name
 is ignored (nobody joins a tournament once it runs); a remote bot's command
-stays ``tcp:NAME``. Fill-ins are the house's and never change. A student's
+stays ``tcp:NAME``, a person's ``web:NAME``. Fill-ins are the house's and never change. A student's
 upload through the page that passed check-bot (``OUT/handins/<name>/current.json``,
 ``server.tournament.uploads``) is taken over BOTS's command for that entry, and
 the console says it came through the page.
@@ -37,7 +47,7 @@ import os
 import shutil
 import socket
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from contextlib import AsyncExitStack
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -46,6 +56,7 @@ from typing import Protocol
 import structlog
 import trio
 
+from server.bots.person import PersonOptions, PersonSeats, links
 from server.bots.remote import RemoteOptions, RemoteSeats, open_remote_seats
 from server.bots.seats import Sandbox, TableOptions
 from server.seam.contract import FaultNote
@@ -97,6 +108,7 @@ class TournamentConfig:
     hero: int = 0  # gauntlet
     options: TableOptions = field(default_factory=lambda: TableOptions(host_stalls=True))
     remote: RemoteOptions | None = None  # where remote entries connect, and their tokens
+    persons: PersonOptions | None = None  # the persons' tokens, clock and pages' bind
     sandbox: Sandbox = field(default_factory=Sandbox)  # how bot processes run
     ruleset: str = DEFAULT  # a name in server.seam.registry: it plays the tables
     settings: Mapping[str, str] = field(default_factory=dict)  # the ruleset's own, stored
@@ -141,14 +153,20 @@ class Progress:
     faults: int = 0
 
 
-# ("listening" | "round" | "hand" | "table", plan): "listening" once the remote
-# entries' listener is open (``Runner.remote.addresses`` says where).
+# ("listening" | "persons" | "round" | "hand" | "table", plan): "listening" once the
+# remote entries' listener is open (``Runner.remote.addresses`` says where), "persons"
+# once the persons' pages are served (``Runner.person_links``).
 Listener = Callable[[str, TablePlan | None], None]
 # Told of every fault, as its hand ends (the console prints a line per fault).
 FaultListener = Callable[[TablePlan, FaultNote], None]
 # Told of hand-ins and of BOTS that cannot be read: (text, whether it is a warning).
 NoticeListener = Callable[[str, bool], None]
 PROGRAMS_FILE = "programs.json"  # in a table's folder: what each player played it with
+
+
+# Serves the pages of a tournament's person seats while the block runs; the base URL
+# (``server.web.seat_page.serve_person_seats``).
+SeatPages = Callable[[PersonSeats], AbstractAsyncContextManager[str]]
 
 
 class TableCarrier(Protocol):
@@ -185,8 +203,16 @@ class Runner:
         names = sorted(n for e in self.entries if (n := e.remote) is not None)
         if names and config.remote is None:
             raise ValueError(f"remote entries {', '.join(names)} need a listener")
-        self.busy = {name: trio.Lock() for name in names}  # a remote bot plays one table at once
+        persons = sorted(n for e in self.entries if (n := e.person) is not None)
+        if persons and config.persons is None:
+            raise ValueError(f"persons {', '.join(persons)} need their tokens")
+        # A remote bot, or a person, plays one table at once: a lock by its command word.
+        self.busy = {f"{kind}{name}": trio.Lock() for kind, group in
+                     (("tcp:", names), ("web:", persons)) for name in group}
         self.remote: RemoteSeats | None = None  # the listener, while the tournament runs
+        self.persons: PersonSeats | None = None  # the persons' seats, while it runs
+        self.seat_pages: SeatPages | None = None  # how their pages are served
+        self.person_links: list[tuple[str, str]] = []  # (name, link), once served
         self.tables: TableCarrier | None = None  # where tables play; None: here
         self.jobs = config.jobs  # tables at once (on a cluster: as many as it has room for)
         self.node = socket.gethostname()  # what the store calls this machine
@@ -250,6 +276,12 @@ class Runner:
                              "is ignored", warning=True,
                              once=f"remote {entry.name} {current.command}")
                 continue
+            if entry.person is not None or current.person is not None:
+                self.notice(f"{path}: bot {entry.name!r}: a person stays a person with "
+                             f"their NAME ({' '.join(self.commands[i])}); the new command "
+                             "is ignored", warning=True,
+                             once=f"person {entry.name} {current.command}")
+                continue
             self.commands[i] = current.command
 
     def _read_uploads(self, players: Sequence[int]) -> dict[int, PageHandIn | str]:
@@ -258,7 +290,7 @@ class Runner:
         found: dict[int, PageHandIn | str] = {}
         for i in players:
             entry = self.entries[i]
-            if entry.fill_in or entry.remote is not None:
+            if entry.fill_in or entry.remote is not None or entry.person is not None:
                 continue
             got = current_command(self.config.out, entry.name)
             if got is not None:
@@ -379,17 +411,25 @@ class Runner:
         before anything is stored.
         """
         remote = self.config.remote
-        if remote is None or not self.busy:
+        async with AsyncExitStack() as stack:
+            if remote is not None and any(e.remote is not None for e in self.entries):
+                self.remote = await stack.enter_async_context(open_remote_seats(
+                    remote.host, remote.port, remote.tokens, log=self.log))
+                stack.callback(setattr, self, "remote", None)
+                self._tell("listening")
+            persons = self.config.persons
+            if persons is not None and any(e.person is not None for e in self.entries):
+                if self.seat_pages is None:
+                    raise ValueError("persons play from pages, and nothing serves them")
+                board, after_timeout = self.rules.person_board(self.config.settings)
+                seats = PersonSeats(persons, board, after_timeout=after_timeout)
+                seats.over_note = "The tournament is over. Thank you for playing."
+                base = await stack.enter_async_context(self.seat_pages(seats))
+                self.persons = seats
+                stack.callback(setattr, self, "persons", None)
+                self.person_links = list(links(base, persons))
+                self._tell("persons")
             await self._run()
-            return
-        async with open_remote_seats(remote.host, remote.port, remote.tokens,
-                                     log=self.log) as seats:
-            self.remote = seats
-            self._tell("listening")
-            try:
-                await self._run()
-            finally:
-                self.remote = None
 
     async def _run(self) -> None:
         c = self.config
@@ -430,8 +470,9 @@ class Runner:
 
     async def _table(self, plan: TablePlan, limiter: trio.CapacityLimiter) -> None:
         async with AsyncExitStack() as stack:
-            for name in sorted({n for e in plan.players if (n := self.entries[e].remote)}):
-                await stack.enter_async_context(self.busy[name])
+            for word in sorted({w for e in plan.players
+                                if (w := self.entries[e].command[0]) in self.busy}):
+                await stack.enter_async_context(self.busy[word])
             await stack.enter_async_context(limiter)
             c = self.config
             root = table_dir(c.out, plan)
@@ -447,9 +488,10 @@ class Runner:
             key = (plan.round, plan.table)
             self.progress.running[key] = 0
             try:
-                if self.tables is None:
+                here = any(self.entries[e].person is not None for e in plan.players)
+                if self.tables is None or here:  # a person's clicks come to this process
                     outcome = await play_table(job, root, partial(self.hand_done, plan),
-                                               self.remote)
+                                               self.remote, self.persons)
                     outcome.node = self.node
                 else:
                     outcome = await self.tables.play(job, root)

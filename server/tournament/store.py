@@ -47,6 +47,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.bots.person import person_name
 from server.bots.remote import remote_name
 from server.seam.errors import InputError, reason
 from server.tournament.schedule import TablePlan
@@ -110,13 +111,19 @@ class StoreError(InputError):
 @dataclass(frozen=True, slots=True)
 class Entry:
     name: str
-    command: tuple[str, ...]  # argv; a remote entry's is the one word tcp:NAME
+    command: tuple[str, ...]  # argv; a remote entry's is the one word tcp:NAME, a
+    # person's web:NAME
     fill_in: bool = False
 
     @property
     def remote(self) -> str | None:
         """NAME when the entry is a remote seat (``tcp:NAME``), None for a program."""
         return remote_name(self.command[0]) if len(self.command) == 1 else None
+
+    @property
+    def person(self) -> str | None:
+        """NAME when the entry is a person's seat (``web:NAME``), None for a program."""
+        return person_name(self.command[0]) if len(self.command) == 1 else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from server.bots.person import PersonSeats
 from server.bots.remote import RemoteSeats
 from server.bots.seats import Sandbox, TableOptions
 from server.output.live import LiveFeed, feed_path
@@ -62,7 +63,8 @@ HandListener = Callable[[int, Sequence[FaultNote]], None]
 
 
 async def play_table(job: TableJob, root: Path, on_hand: HandListener | None = None,
-                     remote: RemoteSeats | None = None) -> TableOutcome:
+                     remote: RemoteSeats | None = None,
+                     persons: PersonSeats | None = None) -> TableOutcome:
     """Play ``job`` into ``root`` (its log folder, made there) by its ruleset's
     ``play_table``; the store keeps one row per seat and hand (or game)."""
     plan = job.plan
@@ -80,7 +82,7 @@ async def play_table(job: TableJob, root: Path, on_hand: HandListener | None = N
                            job.settings, job.sandbox, on_game, job.options, remote,
                            job.groups, job.hands, f"{(plan.round, plan.table)}", live=live,
                            title=f"Round {plan.round}, table {plan.table}",
-                           shown=job.shown)
+                           shown=job.shown, persons=persons)
     try:
         rows = await load(job.ruleset).play_table(request)
     finally:
