@@ -36,6 +36,7 @@ for an unknown name, so a wrong name costs as much as a wrong token.
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -85,6 +86,10 @@ class PersonOptions:
     tokens: Mapping[str, str]
     clock: float = DEFAULT_CLOCK
     bind: str = "127.0.0.1:0"
+    # How long a table waits for a person's page to open (a match: as long as it takes;
+    # a tournament: PAGE_WAIT_MOVES of the person's moves, then the seat plays on without
+    # them, timing out as a silent bot's, and no later table waits again until they come).
+    page_wait: float = math.inf
 
 
 def person_options(ais: Sequence[str], clock: float = DEFAULT_CLOCK,
@@ -134,6 +139,7 @@ class PersonSeat:
         self.note = "waiting for the first hand"
         self.over = False  # the match has ended
         self.seen = trio.Event()  # the page has asked for the state once
+        self.absent = False  # a table waited its page_wait for the page, in vain
         self._changed = trio.Event()
 
     def token_ok(self, token: str) -> bool:
@@ -358,9 +364,7 @@ class PersonSeats:
         if request.folder is not None:  # the same files as a local seat's
             (request.folder / f"seat{request.seat}.stderr").touch()
         seat = self.seats[name]
-        if not seat.seen.is_set():  # the first hand waits for the person to come
-            seat.note = "The table waits for you."
-            await seat.seen.wait()
+        await self._await_page(seat)
         board = self.new_board()
         peer = PersonPeer(f"seat{request.seat}", seat, board)
         seat.board, seat.peer = board, peer
@@ -369,6 +373,18 @@ class PersonSeats:
         seat.note = ""
         seat.bump()
         return peer
+
+    async def _await_page(self, seat: PersonSeat) -> None:
+        """The first hand waits for the person's page to open: at most ``page_wait``
+        seconds, after which the seat plays without them (each prompt then times out, as
+        a silent bot's would) and no later table waits for them again."""
+        if seat.seen.is_set() or seat.absent:
+            return
+        seat.note = "The table waits for you."
+        with trio.move_on_after(self.options.page_wait):
+            await seat.seen.wait()
+        if not seat.seen.is_set():
+            seat.absent = True  # the time-outs' faults say it on the console
 
     def turn_opener(self, specs: Sequence[str], fallback: SeatOpener) -> SeatOpener:
         """A turn match's ``SeatOpener``: person seats for ``web:NAME`` players (by their
@@ -383,9 +399,7 @@ class PersonSeats:
                     yield bot
                 return
             seat = self.seats[name]
-            if not seat.seen.is_set():
-                seat.note = "The table waits for you."
-                await seat.seen.wait()
+            await self._await_page(seat)
             board = self.new_board()
             taker = PersonTurnSeat(seat, board)
             seat.board, seat.peer = board, taker

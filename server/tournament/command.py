@@ -85,11 +85,20 @@ def persons_for(entries: Sequence[Entry], clock: float | None, bind: str | None
                                "\"web:NAME\"), and there are none")
         return None
     try:
-        return person_options([e.command[0] for e in entries if e.person is not None],
-                              DEFAULT_CLOCK if clock is None else clock,
-                              bind or "127.0.0.1:0")
+        options = person_options([e.command[0] for e in entries if e.person is not None],
+                                 DEFAULT_CLOCK if clock is None else clock,
+                                 bind or "127.0.0.1:0")
     except PersonSetupError as exc:
         raise EntriesError(str(exc)) from None
+    # a student who never opens the page holds up their table ten of their moves, not
+    # for ever: then their seat plays on timing out (each table would wait again until
+    # they come, with --jobs 1 the whole tournament)
+    return None if options is None else replace(options,
+                                                page_wait=PAGE_WAIT_MOVES * options.clock)
+
+
+PAGE_WAIT_MOVES = 10
+"""How many of a person's moves a tournament table waits for their page to open."""
 
 
 def current_standings(store: Store, n: int) -> Standings:

@@ -22,7 +22,9 @@ time (a lock, as for a remote bot) and their page follows them from table to
 table; a table with a person plays in this trio run, never elsewhere (a
 ``TableCarrier``), since the page's clicks come to this process. A person has
 the clock of the tournament's ``PersonOptions`` (``--clock``) in place of a
-bot's, and the first hand of their first table waits until their page is open.
+bot's, and the first hand of their first table waits for their page to open, ten
+of their moves at most (``PersonOptions.page_wait``); an absent person's seat then
+times out as a silent bot's, and later tables do not wait again.
 
 Hand-ins. When a table starts (its turn under ``jobs`` come), BOTS is read
 again (``TournamentConfig.bots``, stored in meta as ``bots``) and each

@@ -77,6 +77,22 @@ def test_a_person_plays_a_turn_based_tournament(tmp_path: Path, ruleset: str) ->
     assert "all agree" in verify(out / "matches" / "r01-t01")
 
 
+def test_a_person_who_never_opens_the_page_holds_a_table_ten_moves_then_times_out(
+        tmp_path: Path) -> None:
+    """An absent student does not hold the class up for ever: the table waits ten of the
+    person's moves (--clock 0.3: 3 s), then the seat plays on and times out as a silent
+    bot's would; the next table does not wait again."""
+    bots = bots_file(tmp_path, f"{sys.executable} {GREEDY}")
+    out = tmp_path / "out"
+    with started("tournament", str(bots), "--out", str(out), "--format", "round-robin",
+                 "--rounds", "2", "--hands", "1", "--sandbox", "none", "--seed", "5",
+                 "--clock", "0.3") as (process, _links):
+        assert process.wait(120) == 0  # nobody opened ann's page
+    rows = json.loads((out / "standings.json").read_text())["standings"]
+    ann = next(r for r in rows if r["bot"] == "ann")
+    assert ann["hands"] == 2 and ann["faults"] == 2  # one time-out a hand, then autoplay
+
+
 def test_a_person_on_a_cluster_is_refused_in_one_line(tmp_path: Path) -> None:
     bots = bots_file(tmp_path, f"{sys.executable} {GREEDY}")
     done = subprocess.run([sys.executable, "-m", "server.cli", "tournament", str(bots),
