@@ -20,6 +20,7 @@ from server.bots import web_child
 from server.bots.web_child import serve_argv, serving
 from server.output.stopping import EXIT_NOT_COMPLETED
 from server.seam.errors import InputError
+from tests.signals import ctrl_c_works
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -102,6 +103,7 @@ def test_a_tournament_stopped_leaves_no_web_server(tmp_path: Path, how: str) -> 
          str(out), "--rounds", "12", "--serve", "127.0.0.1:0"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=(tmp_path / "stderr").open("w"), text=True,
         start_new_session=True,  # its own terminal's foreground group, as a shell gives it
+        preexec_fn=ctrl_c_works,  # Ctrl-C's default, whoever started the tests
         env={**os.environ, "MAHJONG_RUN_DIR": str(tmp_path / "runs")})
     try:
         url = wait_for_url(process)
@@ -223,7 +225,8 @@ def test_a_tournaments_killed_web_server_is_said_and_serves_the_same_url_again(
          str(ROOT / "sample_ai"), "--out",
          str(out), "--rounds", "12", "--serve", "127.0.0.1:0"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr.open("w"), text=True,
-        start_new_session=True, env={**os.environ, "MAHJONG_RUN_DIR": str(tmp_path / "runs")})
+        start_new_session=True, preexec_fn=ctrl_c_works,
+        env={**os.environ, "MAHJONG_RUN_DIR": str(tmp_path / "runs")})
     try:
         url = wait_for_url(process)
         assert fetch(url) == 200
