@@ -379,15 +379,18 @@ async def _exchange(process: _Process, message: bytes, limit: float, *,
                 how = event
                 break
         end = trio.current_time()
+        read_marker = False  # the reader found the marker (and cut it) after the exit
         if how == "exited" and not eof:  # what it wrote before exiting is in the pipe
             with trio.move_on_after(EXIT_GRACE):
-                while await receive.receive() != "eof":
-                    pass
+                while (event := await receive.receive()) != "eof":
+                    if event == "marker":
+                        read_marker = True
+                        break
         nursery.cancel_scope.cancel()
     output = bytes(out)
     if how in ("exited", "marker"):
         output, marked = split_marker(output)
-        if marked:  # its answer was complete at the marker, before it exited
+        if marked or read_marker:  # its answer was complete at the marker, before it exited
             how = "marker"
     status = peer.process.poll() if how == "exited" else None
     return _Turn(how, output, round((end - start) * 1000), status, eof)

@@ -1,12 +1,14 @@
 """Tournaments end to end: a 12-bot Swiss run with ``server tournament``, killed and resumed.
 
-The field: five greedy and five random sample AIs with different seeds, a bot
-slow on its first turn of every hand (1.1 s for a 1 s limit: fined 1 point a
-hand) and a bot that crashes in every hand. Tables play 2 hands each, two at a
-time (``--jobs 2``), three rounds. One run goes uninterrupted; another is
-killed with SIGKILL once round 1 is stored and then resumed: the standings
-must be the same in every field but the host-stall counts, which measure the
-machine during the run, not the players.
+The field: five greedy and six random sample AIs with different seeds and a bot
+that crashes in every hand (fined 40 points a hand, the fault's fine). No bot is
+timed to a fine's edge: the resumed run must match the uninterrupted one point for
+point, and a late answer's fine depends on how the host held it up (a stall
+forgives it: ``test_stalls.py``), which the machine decides, not the players. Tables
+play 2 hands each, two at a time (``--jobs 2``), three rounds. One run goes
+uninterrupted; another is killed with SIGKILL once round 1 is stored and then resumed:
+the standings must be the same in every field but the host-stall counts, which measure
+the machine during the run, not the players.
 """
 
 from __future__ import annotations
@@ -35,9 +37,8 @@ from tests.browser import open_page
 ROOT = Path(__file__).resolve().parents[3]
 PY = sys.executable
 MARK = "TOURNAMENT_TEST_MARK"
-# Bare bots (--sandbox none): the resumed run must match the uninterrupted one fine for
-# fine, and the slow bot's fine is timed to 50 ms, which a sandbox's start under a loaded
-# suite can move; twelve bots under bwrap also cost this file's longest runs more time.
+# Bare bots (--sandbox none): twelve bots under bwrap cost this file's longest runs more
+# time, and a sandbox's start under a loaded suite moves answer times.
 ARGS = ("--format", "swiss", "--rounds", "3", "--hands", "2", "--jobs", "2", "--seed", "7",
         "--sandbox", "none")
 
@@ -49,13 +50,11 @@ def bots_toml(folder: Path) -> Path:
                   f'command = ["{PY}", "{ROOT}/sample_ai/greedy.py", "--seed", "{i}"]']
         lines += ["[[bot]]", f'name = "random{i}"',
                   f'command = ["{PY}", "{ROOT}/sample_ai/random_bot.py", "--seed", "{i}"]']
-    # The slow bot's fine must come out the same in every run (the resumed run is compared
-    # with the uninterrupted one, and Swiss pairs by points): 1.1 s is the middle of the
-    # 1-point band, 1050 to 1150 ms. Each band is 100 ms wide, so 50 ms each way is the
-    # most any exact fine allows; tournaments take the host's delays off a late answer,
-    # and what is left strayed by under 10 ms at a load of 8 on 2 cores.
-    lines += ["[[bot]]", 'name = "slow"',
-              f'command = ["{PY}", "{ROOT}/tests/bots/slow.py", "--delay", "1.1", "--turns", "1"]',
+    # a sixth random bot where a bot 1.1 s late on its first turn was: a host stall during
+    # its answer (its wait for a CPU, under a loaded suite) forgave that fine in one run
+    # of the two, and the resumed standings then differed from the uninterrupted ones
+    lines += ["[[bot]]", 'name = "random6"',
+              f'command = ["{PY}", "{ROOT}/sample_ai/random_bot.py", "--seed", "6"]',
               "[[bot]]", 'name = "crash"',
               f'command = ["{PY}", "{ROOT}/tests/bots/crash_mid_hand.py"]']
     path = folder / "bots.toml"
@@ -127,10 +126,9 @@ def test_twelve_bot_swiss_completes_with_every_table_stored(uninterrupted: Path)
                                  "ON e.id = h.entry GROUP BY e.name").fetchall())
     finally:
         db.close()
-    assert per_bot["slow"] == 6, per_bot  # 1 point in each of its 6 hands
     assert faults["crash"] == 6, faults
     assert per_bot["crash"] == 6 * 40, per_bot  # each fault: an own-turn answer at 5 s
-    assert all(f == 0 for name, f in per_bot.items() if name not in ("slow", "crash")), per_bot
+    assert all(f == 0 for name, f in per_bot.items() if name != "crash"), per_bot
     standings = json.loads((uninterrupted / "standings.json").read_text())
     assert len(standings["standings"]) == 12
     assert len(standings["rating_history"]) == 3

@@ -5,8 +5,9 @@ crashes in every hand, a sample bot): the titles, the hand pages, and in a real 
 page, the report and the hand-in page, each at 1280 x 800.
 
 The browser test writes its screenshots to ``logs/screenshots/`` (printed):
-``live.png``, ``table.png``, ``hand.png`` (at its fault) and ``hand-end.png`` (its
-settlement), ``report.png``, ``handin.png``.
+``live.png``, ``table.png``, ``hand.png`` (at its fault), ``hand-late.png`` (at a late
+answer, with its fine), ``hand-end.png`` (its settlement), ``report.png``,
+``handin.png``.
 """
 
 from __future__ import annotations
@@ -179,6 +180,16 @@ def test_the_teachers_pages_fit_1280_px_and_say_what_happened(class_run: Path,
         assert "total" in page.inner_text("#result")
         page.evaluate("document.querySelector('#result').scrollIntoView()")
         shoot(page, "hand-end.png")
+        # slow's late answer, at its step (in the first hand that fined it: a host stall
+        # may forgive one, never both, since the page's fines column shows one at least)
+        for late_hand in sorted((folder / "matches" / "r01-t01-hands").glob("0*-*")):
+            page.goto(f"{url}matches/r01-t01-hands/{late_hand.name}")
+            if page.locator("#result p.late a").count():
+                break
+        late = page.locator("#result p.late a").first.get_attribute("href")
+        page.goto(f"{url}matches/r01-t01-hands/{late_hand.name}{late}")
+        assert "fined 1" in page.inner_text(".late-box")
+        shoot(page, "hand-late.png")
 
         page.goto(f"{url}tournament.html")
         assert page.title().startswith(TITLE)
@@ -207,8 +218,8 @@ def test_the_teachers_pages_fit_1280_px_and_say_what_happened(class_run: Path,
         page.click("p.back a")
         page.wait_for_selector("#standings tr.row", timeout=WAIT_MS)
         assert errors == [], errors
-    for name in ("live.png", "table.png", "hand.png", "hand-end.png", "report.png",
-                 "handin.png"):
+    for name in ("live.png", "table.png", "hand.png", "hand-late.png", "hand-end.png",
+                 "report.png", "handin.png"):
         assert (SHOTS / name).stat().st_size > 0
 
 
