@@ -240,6 +240,7 @@ SHOWN = [(b, line, shown) for b in SHELL_BLOCKS for line, shown in command_lines
          if shown is not None and server_calls(line)]
 
 
+@pytest.mark.slow  # commands run end to end (a compare of ~80 deals among them)
 @pytest.mark.parametrize(("block", "line", "shown"), SHOWN,
                          ids=[f"{b.where}:{line[:30]}" for b, line, _ in SHOWN])
 def test_server_transcripts_print_what_the_docs_show(block: Block, line: str,
@@ -294,6 +295,7 @@ def build_guide_bot(language: str, folder: Path) -> str:
     return f"{java} -cp {folder / 'build'} Main"
 
 
+@pytest.mark.slow  # a compiler and check-bot's hand for each language
 @pytest.mark.parametrize("language", ["python", "cpp", "java"])
 def test_the_bot_guides_smallest_bot_passes_check_bot(language: str, tmp_path: Path) -> None:
     """As written in the guide (flushing, debug text on stderr), each language's bot

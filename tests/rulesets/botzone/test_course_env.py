@@ -134,7 +134,8 @@ def play_both_ways(duplicate: bool, seed: int, agent_clz: Any = CourseAgent,
     return env, seen
 
 
-@pytest.mark.parametrize("duplicate", [True, False], ids=["duplicate", "classic"])
+@pytest.mark.parametrize("duplicate", [pytest.param(True, marks=pytest.mark.slow), False],
+                         ids=["duplicate", "classic"])
 def test_the_fast_path_gives_the_text_paths_observations_masks_rewards_and_views(
         duplicate: bool) -> None:
     for seed in range(12):

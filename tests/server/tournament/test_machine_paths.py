@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from rulesets.default.verify import verify_path
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -62,6 +64,7 @@ def test_a_tournaments_served_files_name_no_path_of_the_machine(tmp_path: Path) 
             assert not report.problems, report.problems
 
 
+@pytest.mark.slow  # a match end to end
 def test_a_matchs_folder_names_no_path_of_the_machine(tmp_path: Path) -> None:
     bots_folder(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

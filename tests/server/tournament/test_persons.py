@@ -38,6 +38,7 @@ def play_to_the_end(seat: Seat) -> int:
     return answers
 
 
+@pytest.mark.slow  # a tournament end to end (the refusals and the entries stay in the loop)
 def test_a_person_plays_a_tournament_from_one_link_table_after_table(tmp_path: Path) -> None:
     bots = bots_file(tmp_path, f"{sys.executable} {GREEDY}")
     out = tmp_path / "out"
@@ -62,7 +63,8 @@ def test_a_person_plays_a_tournament_from_one_link_table_after_table(tmp_path: P
     assert "all agree" in verify(tables[0])
 
 
-@pytest.mark.parametrize("ruleset", ["noi2014", pytest.param("botzone", marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", ["noi2014", "botzone"])
 def test_a_person_plays_a_turn_based_tournament(tmp_path: Path, ruleset: str) -> None:
     bot = ROOT / "sample_ai" / ruleset / "greedy_bot.py"
     bots = bots_file(tmp_path, f"python3 {bot} --keep-running", "keep_running = true\n")
@@ -77,6 +79,7 @@ def test_a_person_plays_a_turn_based_tournament(tmp_path: Path, ruleset: str) ->
     assert "all agree" in verify(out / "matches" / "r01-t01")
 
 
+@pytest.mark.slow
 def test_a_person_who_never_opens_the_page_holds_a_table_ten_moves_then_times_out(
         tmp_path: Path) -> None:
     """An absent student does not hold the class up for ever: the table waits ten of the

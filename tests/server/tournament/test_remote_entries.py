@@ -126,6 +126,7 @@ def test_two_remote_bots_play_a_swiss_tournament_through_server_connect(tmp_path
         {"draw1", "draw2", "draw3", "alice", "bob"}
 
 
+@pytest.mark.slow  # a tournament end to end, its join allowance spent
 def test_a_remote_bot_that_never_connects_is_faulted_and_resume_asks_for_listen_again(
         tmp_path: Path) -> None:
     toml = bots_toml(tmp_path, {"ghost": "ghost"})
