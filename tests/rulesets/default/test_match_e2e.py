@@ -296,8 +296,10 @@ def test_bot_lines_and_names_that_look_like_markup_are_printed_as_written(
     bot = odd / "drawbot.py"
     bot.write_text((ROOT / DRAWBOT).read_text())
     bot.chmod(0o755)
+    # Two hands: the markup bot faults at its first prompt of every hand, and the standings
+    # naming the odd path are printed at the end however many hands were played.
     proc = run_server("tests/hostile/markup_lines.py", shlex.quote(str(bot)), DRAWBOT, DRAWBOT,
-                      "--seed", "5", "--groups", "1", "--log-dir", str(tmp_path / "logs"))
+                      "--seed", "5", "--hands", "2", "--log-dir", str(tmp_path / "logs"))
     assert proc.returncode == 0, proc.stderr
     assert "faulted: malformed: unknown keyword '[/x]'" in proc.stderr
     assert ":ghost:" in proc.stdout and str(odd) in proc.stdout
@@ -672,7 +674,10 @@ def bare_env() -> dict[str, str]:
 def test_a_students_bot_outside_the_repository_runs_in_the_servers_environment(
         tmp_path: Path, sandbox: str, form: str) -> None:
     """Its ``#!/usr/bin/env python3`` (or ``python3 mybot.py``) finds the server's Python,
-    with ``sample_ai`` and ``protocol``, though the venv was never activated."""
+    with ``sample_ai`` and ``protocol``, though the venv was never activated.
+
+    Two hands: a bot that could not import would fault in the first, and the second shows
+    its process started the same way again (a full 16-hand group showed nothing more)."""
     if sandbox == "bwrap":
         from tests.server.bots.test_hostile import bwrap_or_skip
 
@@ -681,21 +686,22 @@ def test_a_students_bot_outside_the_repository_runs_in_the_servers_environment(
     ai = str(bot) if form == "path" else f"python3 {bot}"
     logs = tmp_path / "logs"
     proc = subprocess.run(server_argv(ai, DRAWBOT, DRAWBOT, DRAWBOT, "-d", "--seed", "3",
-                                      "--groups", "1", "--log-dir", str(logs),
+                                      "--hands", "2", "--log-dir", str(logs),
                                       "--sandbox", sandbox),
                           cwd=ROOT, capture_output=True, text=True, timeout=120, env=bare_env())
     assert proc.returncode == 0, proc.stderr
     assert "faulted" not in proc.stderr
     rows = read_sheet(match_dir(logs))[1:-1]
-    assert len(rows) == 16 and all(row[-1] == "" for row in rows)
+    assert len(rows) == 2 and all(row[-1] == "" for row in rows)
 
 
 def test_a_bot_that_names_its_interpreter_by_absolute_path_keeps_it(tmp_path: Path) -> None:
     """The environment puts the server's venv first on PATH; an absolute path is not
-    looked up, so /usr/bin/python3 stays the system's (which has no sample_ai)."""
+    looked up, so /usr/bin/python3 stays the system's (which has no sample_ai). Two hands:
+    the bot faults in each, at its import."""
     bot = student_bot(tmp_path / "student")
     proc = subprocess.run(server_argv(f"/usr/bin/python3 {bot}", DRAWBOT, DRAWBOT, DRAWBOT,
-                                      "--seed", "3", "--groups", "1"),
+                                      "--seed", "3", "--hands", "2"),
                           cwd=ROOT, capture_output=True, text=True, timeout=120, env=bare_env())
     assert proc.returncode == 0, proc.stderr
     assert "faulted: closed-output: exit status 1" in proc.stderr
