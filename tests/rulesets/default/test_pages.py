@@ -92,7 +92,8 @@ def test_hand_page_names_each_fan_in_english_and_heads_its_value_fan(tmp_path: P
 def test_match_report_shows_standings_chart_and_links_every_hand(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     bots = ["sample_ai/greedy.py", "sample_ai/random_bot.py"] * 2
-    run = subprocess.run([*SERVER, *bots, "-d", "--seed", "3", "--groups", "1",
+    # Four hands, not 16: the chart's four lines and a link per hand show as well.
+    run = subprocess.run([*SERVER, *bots, "-d", "--seed", "3", "--hands", "4",
                           "--log-dir", str(logs)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     (match,) = logs.iterdir()
@@ -103,7 +104,7 @@ def test_match_report_shows_standings_chart_and_links_every_hand(tmp_path: Path)
         assert page.locator("table.standings tr").count() == 5
         assert page.locator("svg.chart polyline").count() == 4
         links = page.locator("table.scoresheet a")
-        assert links.count() == 16
+        assert links.count() == 4
         href = links.first.get_attribute("href")
         assert href and re.match(r"report-hands/001-\w{8}\.html", href)
         links.first.click()

@@ -31,7 +31,8 @@ def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """The places the cases name: real files and folders, and a short match's records."""
     base = tmp_path_factory.mktemp("paths")
     logs = base / "logs"
-    run = server(DRAW, DRAW, DRAW, DRAW, "-d", "--groups", "1", "--seed", "1",
+    # One hand is all the cases need: a match folder and a hand folder in it.
+    run = server(DRAW, DRAW, DRAW, DRAW, "-d", "--hands", "1", "--seed", "1",
                  "--log-dir", str(logs), timeout=120)
     assert run.returncode == 0, run.stderr
     (match,) = logs.iterdir()

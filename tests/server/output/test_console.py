@@ -34,8 +34,9 @@ def _reset_logging() -> Iterator[None]:
 
 def test_verbose_match_prints_a_readable_line_per_message_and_keeps_json_in_the_folder(
         tmp_path: Path) -> None:
+    # Four hands, not a 16-hand group: every kind of line is in each hand's account.
     proc = run_server(GREEDY, GREEDY, RANDOM, DRAWBOT, "-v", "-d", "--seed", "3",
-                      "--groups", "1", "--log-dir", str(tmp_path))
+                      "--hands", "4", "--log-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr[-2000:]
     folder = match_dir(tmp_path)
     lines = proc.stderr.splitlines()
@@ -49,7 +50,7 @@ def test_verbose_match_prints_a_readable_line_per_message_and_keeps_json_in_the_
     assert not [x for x in account if noise.search(x)]
     # One line per message, as the transcripts have them.
     transcripts = sorted(folder.glob("*/seat*.transcript"))
-    assert len(transcripts) == 16 * 4
+    assert len(transcripts) == 4 * 4
     sent_and_read = [x for x in account if ACCOUNT.match(x).group(2) in "<>"]  # type: ignore[union-attr]
     assert len(sent_and_read) == sum(len(t.read_text().splitlines()) for t in transcripts)
     # A known message in the readable form: hand 1's deal to seat 0, and an answer's time.
@@ -57,7 +58,7 @@ def test_verbose_match_prints_a_readable_line_per_message_and_keeps_json_in_the_
                                   .read_text().splitlines()) if " init " in x).partition("> ")
     assert any(re.fullmatch(r"\S+ h1   P0 s0 > {12}" + re.escape(init), x) for x in account)
     assert any(re.fullmatch(r"\S+ h1   P\d s\d < +\d+\.\d ms out \S+", x) for x in account)
-    assert sum(1 for x in account if " # " in x and (" wins: " in x or " draw: " in x)) == 16
+    assert sum(1 for x in account if " # " in x and (" wins: " in x or " draw: " in x)) == 4
     # The structured events are in the match folder, one JSON object a line.
     events = [json.loads(x) for x in (folder / "server-events.jsonl").read_text().splitlines()]
     assert sum(1 for e in events if e["event"] in ("send", "recv")) == len(sent_and_read)
@@ -65,8 +66,8 @@ def test_verbose_match_prints_a_readable_line_per_message_and_keeps_json_in_the_
 
 
 def test_without_verbose_the_console_shows_no_account(tmp_path: Path) -> None:
-    proc = run_server(DRAWBOT, DRAWBOT, DRAWBOT, DRAWBOT, "-d", "--seed", "3", "--groups", "1",
-                      "--log-dir", str(tmp_path))
+    proc = run_server(DRAWBOT, DRAWBOT, DRAWBOT, DRAWBOT, "-d", "--seed", "3", "--hands", "2",
+                      "--log-dir", str(tmp_path))  # two hands: no account in either
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert not [x for x in proc.stderr.splitlines() if ACCOUNT.match(x)]
     events = (match_dir(tmp_path) / "server-events.jsonl").read_text().splitlines()

@@ -69,7 +69,8 @@ def test_a_matchs_folder_names_no_path_of_the_machine(tmp_path: Path) -> None:
     bots_folder(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [PY, "-m", "server.cli", "match", "-d", "--groups", "1", "--seed", "5",
+        # Four hands, not 16: every file a hand writes, each with its paths, is in each hand.
+        [PY, "-m", "server.cli", "match", "-d", "--hands", "4", "--seed", "5",
          "--log-dir", "logs", *["python3 bots/greedy.py"] * 4], cwd=tmp_path, env=env,
         capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
