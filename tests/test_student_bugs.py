@@ -63,12 +63,13 @@ def test_simulate_counts_the_decisions_the_framework_replaced(tmp_path: Path) ->
 
 def test_a_match_counts_and_shows_a_bot_error_once() -> None:
     greedy, rand = str(ROOT / "sample_ai" / "greedy.py"), str(ROOT / "sample_ai" / "random_bot.py")
-    run = server(TYPO, greedy, rand, rand, "--groups", "1", "--seed", "3")
+    # Three hands, not a 16-hand group: said in the first, counted in the two after.
+    run = server(TYPO, greedy, rand, rand, "--hands", "3", "--seed", "3")
     assert run.returncode == 0, run.stderr
     said = [line for line in run.stderr.splitlines() if RAISED in line]
     assert len(said) == 2, run.stderr  # the line of hand 1, and the count of the rest
     assert said[0].startswith(f"hand 1: player 0 ({TYPO}): its own code failed ")
-    assert "came back 15 more time(s)" in said[1]
+    assert "came back 2 more time(s)" in said[1]
     assert "bot errors" in run.stdout
 
 
