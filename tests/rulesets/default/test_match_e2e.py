@@ -395,11 +395,14 @@ def test_a_pass_to_its_own_mjgang_read_after_the_replacement_pick_never_faults(
 
     ``kong_racer`` makes added kongs whenever it can and writes its ``pass`` only
     once it has read the ``pick`` that follows, so the race is lost every time.
-    Three matches at once (96 hands, 2 of them with greedy AIs), through the server
-    command: no fault in any hand, and ``server verify`` agrees with every record.
+    Three matches at once (48 hands, 2 of them with greedy AIs), through the server
+    command: no fault in any hand, and ``server verify`` agrees with every record. A
+    16-hand group each: 42 races on these seeds (every bot here is deterministic), each a
+    chance for the stray ``pass`` to fault; two groups each doubled the time and showed
+    nothing more.
     """
-    matches = [("1", "2", [RACER] * 4), ("2", "2", [RACER] * 4),
-               ("3", "2", [RACER, GREEDY, RACER, GREEDY])]
+    matches = [("1", "1", [RACER] * 4), ("2", "1", [RACER] * 4),
+               ("3", "1", [RACER, GREEDY, RACER, GREEDY])]
     env = {**os.environ, "COLUMNS": "200"}
     runs = [subprocess.Popen(server_argv(*players, "-d", "--seed", seed, "--groups", groups,
                                          "--log-dir", str(tmp_path / seed)),
@@ -422,8 +425,8 @@ def test_a_pass_to_its_own_mjgang_read_after_the_replacement_pick_never_faults(
             stray += sum(result["unsolicited"])
         verified = run_server("verify", str(folder), timeout=300)
         assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert hands == 96
-    assert races >= 70, races  # about 1.7 a hand with four racers
+    assert hands == 48
+    assert races >= 35, races  # 42 on these seeds
     assert stray >= races  # each one logged as a stray line
 
 
