@@ -31,6 +31,7 @@ from rulesets.botzone.seat_view import (
     PASS,
     PENG,
     STANDARD_WALLS,
+    TILE_INDEX,
     SeatView,
 )
 from server.seam.contract import Reply
@@ -133,19 +134,42 @@ class Table:
         answers = self.responses
         while not judge.finished:
             requests = judge.requests()
+            stage = judge._stage
+            op = judge._last_op
             first = -1
-            said: str | None = None
-            words: list[str] = []
-            for seat in range(4):
-                view = views[seat]
-                request = requests[seat]
-                if request != said:  # most turns tell all four, or three, the same
-                    words = request.split(" ")
-                    said = request
-                view.update_words(words)
-                history[seat].append(request)
-                if first < 0 and view.kind:
-                    first = seat
+            if 0 <= stage < 4 and op == "DRAW":  # the commonest requests, told without the text
+                tile = judge._last_tile
+                t = TILE_INDEX[tile]
+                for seat in range(4):
+                    if seat == stage:
+                        views[seat].drew(tile, t)
+                    else:
+                        views[seat].saw_draw(stage)
+                    history[seat].append(requests[seat])
+                first = stage
+            elif 4 <= stage < 8 and op == "PLAY":
+                tile = judge._last_tile
+                t = TILE_INDEX[tile]
+                player = stage - 4
+                for seat in range(4):
+                    view = views[seat]
+                    view.saw_play(player, tile, t)
+                    history[seat].append(requests[seat])
+                    if first < 0 and view.kind:
+                        first = seat
+            else:
+                said: str | None = None
+                words: list[str] = []
+                for seat in range(4):
+                    view = views[seat]
+                    request = requests[seat]
+                    if request != said:  # most turns tell all four, or three, the same
+                        words = request.split(" ")
+                        said = request
+                    view.update_words(words)
+                    history[seat].append(request)
+                    if first < 0 and view.kind:
+                        first = seat
             if first >= 0:
                 source = views[first].source
                 deciders: list[int] = []
