@@ -123,7 +123,7 @@ class Table:
             if reply is None:
                 reply = replies[text] = Reply("OK", text)
             turn.append(reply)
-        self.judge.step(turn)
+        self.judge.play(turn)
         self._advance()
 
     def _advance(self) -> None:
@@ -185,5 +185,5 @@ class Table:
             for seat in range(4):
                 views[seat].respond("PASS")
                 answers[seat].append("PASS")
-            judge.step(_PASSES)
+            judge.play(_PASSES)
         self.deciders = []
