@@ -14,6 +14,11 @@ is one response; a claim of a discard is kept in ``choices`` until every
 decider has chosen, then the judge's check order picks the claim that is made
 (``_resolve_claims``, see the env's module docstring). ``requests`` and
 ``responses`` are each seat's Botzone protocol history.
+
+A draw and a discard, most of a game's requests, reach the views from the judge's
+state as the tile's code and index (``SeatView.drew``, ``saw_draw``, ``saw_play``: the
+same as ``update`` of the request's text, without each view parsing it); the judge
+turns with ``Judge.play``, which makes no output dict that nobody reads here.
 """
 
 from __future__ import annotations
