@@ -167,7 +167,7 @@ class MahjongGBEnv:
             type(self.agents[0]).action2response is CourseAgent.action2response
         wind = f"Wind {self.prevalentWind}"
         self._tell(-1, wind, wind)
-        judge.step(_ALL_PASS)  # INIT
+        judge.play(_ALL_PASS)  # INIT
         for seat in range(4):
             hand = judge._hands[seat][:13]
             self._tell(seat, " ".join(["Deal", *hand]), None)
@@ -177,7 +177,7 @@ class MahjongGBEnv:
         for seat in range(4):
             for tile in judge._flowers[seat]:
                 self._flower(seat, tile)
-        judge.step(_ALL_PASS)  # DEAL
+        judge.play(_ALL_PASS)  # DEAL
         self._last_op = ""
         self._advance()
         return self._obs()
@@ -193,7 +193,7 @@ class MahjongGBEnv:
             else:
                 responses[seat] = to_botzone(str(self.agents[seat].action2response(action)))
         if self.state == "claim" and responses.count(_PASS) == 4:  # the common turn
-            self.judge.step(_ALL_PASS)
+            self.judge.play(_ALL_PASS)
             self._advance()
             return self._obs(), self._reward(), self.done
         if self.state == "claim":
@@ -288,9 +288,9 @@ class MahjongGBEnv:
 
     def _judge(self, responses: list[str]) -> None:
         if responses.count(_PASS) == 4:
-            self.judge.step(_ALL_PASS)
+            self.judge.play(_ALL_PASS)
         else:
-            self.judge.step([_PASS_REPLY if text == _PASS else Reply("OK", text)
+            self.judge.play([_PASS_REPLY if text == _PASS else Reply("OK", text)
                              for text in responses])
         self._advance()
 
@@ -308,7 +308,7 @@ class MahjongGBEnv:
                 if op == "BUHUA":
                     self._flower(stage, tile)
                     self._last_op = op
-                    judge.step(_ALL_PASS)
+                    judge.play(_ALL_PASS)
                     continue
                 self.cur_player = stage
                 self.state = "draw"
@@ -364,7 +364,7 @@ class MahjongGBEnv:
                 if table is not None:
                     table.kong_concealed(player, tile)
             self._last_op = "GANG"
-            judge.step(_ALL_PASS)
+            judge.play(_ALL_PASS)
         display = judge.output()["display"]
         action = display.get("action")
         if action == "HU":

@@ -113,9 +113,10 @@ class Judge:
             "srand": settled.srand, "strlen": settled.strlen,
         }
         self._strlen = settled.strlen
-        self._output: dict[str, Any] = {
+        self._content = [f"0 {i} {self.quan}" for i in range(4)]  # this turn's requests
+        self._output: dict[str, Any] | None = {
             "command": "request",
-            "content": {str(i): f"0 {i} {self.quan}" for i in range(4)},
+            "content": {str(i): self._content[i] for i in range(4)},
             "display": self._display,
             "initdata": dict(self.initdata),
         }
@@ -145,6 +146,7 @@ class Judge:
         self._display = other._display
         self._strlen = other._strlen
         self._output = other._output
+        self._content = other._content
         self.initdata = dict(other.initdata)
         self._walls = [list(wall) for wall in other._walls]
         self._hands = [list(hand) for hand in other._hands]
@@ -155,17 +157,31 @@ class Judge:
 
     def output(self) -> dict[str, Any]:
         """This turn's judge output, as Botzone's judge prints it (do not mutate)."""
-        return self._output
+        output = self._output
+        if output is None:  # a request's output is made when it is first asked for
+            content = self._content
+            output = self._output = {
+                "command": "request",
+                "content": {"0": content[0], "1": content[1], "2": content[2],
+                            "3": content[3]},
+                "display": self._display,
+            }
+        return output
 
     def requests(self) -> list[str]:
         """The four requests of this turn; [] once the game is over."""
         if self.finished:
             return []
-        content = self._output["content"]
-        return [content["0"], content["1"], content["2"], content["3"]]
+        return list(self._content)
 
     def step(self, replies: Sequence[Reply]) -> dict[str, Any]:
         """Judge this turn's four replies (seats 0-3) and return the next output."""
+        self.play(replies)
+        return self.output()
+
+    def play(self, replies: Sequence[Reply]) -> None:
+        """``step`` without making the output (``output()`` makes it when asked; the
+        training tables read only ``requests()``)."""
         if self.finished:
             raise RuntimeError("the game is over: no more turns to judge")
         if len(replies) != 4:
@@ -180,7 +196,6 @@ class Judge:
             self._give()
         except _Over:
             self.finished = True
-        return self._output
 
     # --- checking replies (the official judge's roundInput) --------------------------
 
@@ -436,17 +451,20 @@ class Judge:
             display["tile"] = self._last_tile
             content = [f"3 {player} {op}"] * 4
         display["tileCnt"] = self._tile_count()
-        self._output = {
-            "command": "request",
-            "content": {"0": content[0], "1": content[1], "2": content[2], "3": content[3]},
-            "display": display,
-        }
+        self._content = content
+        self._output = None  # made by output() when asked
 
     def _deal(self) -> list[str]:
         drawn: list[list[str]] = [[], [], [], []]
         for seat in range(4):
             wall = self._wall(seat)
             hand = self._hands[seat]
+            chunk = wall[:-14:-1] if not hand and len(wall) >= 13 else []
+            if len(chunk) == 13 and not any(tile.startswith("H") for tile in chunk):
+                # no flower among the 13 tiles: they are the hand (the loop's pops, at once)
+                del wall[-13:]
+                drawn[seat] += chunk
+                hand += chunk
             while len(hand) < 13:
                 tile = wall.pop()
                 drawn[seat].append(tile)

@@ -266,6 +266,7 @@ class SeatView:
         self.about_kong = False  # my draw follows my own kong notice
         self.turn = 0
         self._pending: tuple[int, str] | None = None  # a discard not yet claimed or passed
+        self._pending_t = -1  # its tile's index
         self._my_kong_notice = False
         self._last_response = ""
         self._legal: list[int] | None = None
@@ -341,6 +342,52 @@ class SeatView:
             return
         else:
             raise ValueError(f"not a Botzone Mahjong request: {' '.join(words)!r}")
+        if self.kind == NONE:
+            self._set_tile(-1)
+        self._set_kind()
+
+    # The training table's fast paths: the two commonest requests, told as the tile's code
+    # and index instead of text (the same as ``update`` of the text, without parsing it).
+
+    def drew(self, tile: str, t: int) -> None:
+        """``update("2 " + tile)``: I drew ``tile`` (index ``t``)."""
+        if self._undo is not None:
+            self.unclaim()
+        self._legal = None
+        self.turn += 1
+        self.about_kong = self._my_kong_notice
+        self._my_kong_notice = False
+        self._settle()
+        self.planes[t] += 1
+        self._draw(self.seat)
+        self.kind = DRAW
+        self.tile = tile
+        self.source = self.seat
+        self._set_tile(t)
+        self._set_kind()
+
+    def saw_draw(self, player: int) -> None:
+        """``update(f"3 {player} DRAW")``: another seat drew."""
+        if self._undo is not None:
+            self.unclaim()
+        self._legal = None
+        self.turn += 1
+        self._my_kong_notice = False
+        self.kind = NONE
+        self._settle()
+        self._draw(player)
+        self._set_tile(-1)
+        self._set_kind()
+
+    def saw_play(self, player: int, tile: str, t: int) -> None:
+        """``update(f"3 {player} PLAY {tile}")``: ``player`` discarded ``tile`` (index ``t``)."""
+        if self._undo is not None:
+            self.unclaim()
+        self._legal = None
+        self.turn += 1
+        self._my_kong_notice = False
+        self.kind = NONE
+        self._discard_at(player, tile, t)
         if self.kind == NONE:
             self._set_tile(-1)
         self._set_kind()
@@ -444,7 +491,7 @@ class SeatView:
     def _settle(self) -> None:
         """The discard on the table was not claimed: the judge now counts it as visible."""
         if self._pending is not None:
-            self.shown[TILE_INDEX[self._pending[1]]] += 1
+            self.shown[self._pending_t] += 1
             self._pending = None
 
     def _draw(self, player: int) -> None:
@@ -458,11 +505,14 @@ class SeatView:
             planes[base:base + 4] = bytes((max(0, min(left, 255)),)) * 4
 
     def _discard(self, player: int, tile: str) -> None:
-        t = TILE_INDEX[tile]
+        self._discard_at(player, tile, TILE_INDEX[tile])
+
+    def _discard_at(self, player: int, tile: str, t: int) -> None:
         rel = (player - self.seat) % 4
         self.discards[player].append(tile)
         self.planes[(ROW_DISCARDS + rel) * N_TILES + t] += 1
         self._pending = (player, tile)
+        self._pending_t = t
         if player == self.seat:
             self.planes[t] -= 1
         else:
@@ -588,7 +638,7 @@ class SeatView:
         """Whether this seat has a real choice now (``legal_actions() != [PASS]``), found
         cheaply for the common case: a discard this seat cannot claim at all."""
         if self._legal is None and self.kind == DISCARD:
-            t = TILE_INDEX[self.tile]
+            t = self._tile_at  # the discard's index (the tile row's one)
             planes = self.planes
             if planes[t] < 2 and not (
                 t < 27 and (self.source + 1) % 4 == self.seat and _chi_shape(planes, t)

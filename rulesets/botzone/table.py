@@ -14,6 +14,11 @@ is one response; a claim of a discard is kept in ``choices`` until every
 decider has chosen, then the judge's check order picks the claim that is made
 (``_resolve_claims``, see the env's module docstring). ``requests`` and
 ``responses`` are each seat's Botzone protocol history.
+
+A draw and a discard, most of a game's requests, reach the views from the judge's
+state as the tile's code and index (``SeatView.drew``, ``saw_draw``, ``saw_play``: the
+same as ``update`` of the request's text, without each view parsing it); the judge
+turns with ``Judge.play``, which makes no output dict that nobody reads here.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from rulesets.botzone.seat_view import (
     PASS,
     PENG,
     STANDARD_WALLS,
+    TILE_INDEX,
     SeatView,
 )
 from server.seam.contract import Reply
@@ -122,7 +128,7 @@ class Table:
             if reply is None:
                 reply = replies[text] = Reply("OK", text)
             turn.append(reply)
-        self.judge.step(turn)
+        self.judge.play(turn)
         self._advance()
 
     def _advance(self) -> None:
@@ -133,19 +139,42 @@ class Table:
         answers = self.responses
         while not judge.finished:
             requests = judge.requests()
+            stage = judge._stage
+            op = judge._last_op
             first = -1
-            said: str | None = None
-            words: list[str] = []
-            for seat in range(4):
-                view = views[seat]
-                request = requests[seat]
-                if request != said:  # most turns tell all four, or three, the same
-                    words = request.split(" ")
-                    said = request
-                view.update_words(words)
-                history[seat].append(request)
-                if first < 0 and view.kind:
-                    first = seat
+            if 0 <= stage < 4 and op == "DRAW":  # the commonest requests, told without the text
+                tile = judge._last_tile
+                t = TILE_INDEX[tile]
+                for seat in range(4):
+                    if seat == stage:
+                        views[seat].drew(tile, t)
+                    else:
+                        views[seat].saw_draw(stage)
+                    history[seat].append(requests[seat])
+                first = stage
+            elif 4 <= stage < 8 and op == "PLAY":
+                tile = judge._last_tile
+                t = TILE_INDEX[tile]
+                player = stage - 4
+                for seat in range(4):
+                    view = views[seat]
+                    view.saw_play(player, tile, t)
+                    history[seat].append(requests[seat])
+                    if first < 0 and view.kind:
+                        first = seat
+            else:
+                said: str | None = None
+                words: list[str] = []
+                for seat in range(4):
+                    view = views[seat]
+                    request = requests[seat]
+                    if request != said:  # most turns tell all four, or three, the same
+                        words = request.split(" ")
+                        said = request
+                    view.update_words(words)
+                    history[seat].append(request)
+                    if first < 0 and view.kind:
+                        first = seat
             if first >= 0:
                 source = views[first].source
                 deciders: list[int] = []
@@ -161,5 +190,5 @@ class Table:
             for seat in range(4):
                 views[seat].respond("PASS")
                 answers[seat].append("PASS")
-            judge.step(_PASSES)
+            judge.play(_PASSES)
         self.deciders = []

@@ -68,13 +68,18 @@ class GlibcRandom:
         state += state[:3]
         for i in range(34, 344):
             state.append((state[i - 31] + state[i - 3]) & 0xFFFFFFFF)
-        self._state = state[-34:]  # only the last 34 values feed later ones
+        # only the last 34 values feed later ones: kept as a ring, _at the oldest
+        self._state = state[-34:]
+        self._at = 0
 
     def rand(self) -> int:
+        # r[i] = r[i - 31] + r[i - 3]: in the ring of the last 34, r[i - 31] is 3 past the
+        # oldest and r[i - 3] 31 past it; r[i] takes the oldest's place
         state = self._state
-        value = (state[-31] + state[-3]) & 0xFFFFFFFF
-        state.append(value)
-        del state[0]
+        at = self._at
+        value = (state[at - 31] + state[at - 3]) & 0xFFFFFFFF
+        state[at] = value
+        self._at = at + 1 if at < 33 else 0
         return value >> 1
 
 
