@@ -146,7 +146,10 @@ class SeatView:
 
     def see(self, request: str) -> None:
         """A request arrives (the next one to answer)."""
-        words = request.split()
+        self.see_words(request.split())
+
+    def see_words(self, words: list[str]) -> None:
+        """``see`` of a request already split into words (at white space)."""
         if self._pending is not None:
             self._settle(words)
         self.decision = NONE
@@ -216,6 +219,9 @@ class SeatView:
 
     def did(self, request: str, response: str) -> None:
         """Its own answer to ``request`` (already seen)."""
+        if response == "PASS":  # changes nothing but the decision, at every decision
+            self.decision = NONE
+            return
         said = response.split()
         if not said:
             return
