@@ -37,6 +37,8 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from rulesets.noi2014 import planes
+from rulesets.noi2014.planes import VALUES, codes
 from rulesets.noi2014.seat_view import (
     CLAIM,
     DRAW,
@@ -46,6 +48,9 @@ from rulesets.noi2014.seat_view import (
     WALL_AFTER_DEAL,
     SeatView,
 )
+
+_VALUES = np.array(VALUES, dtype=np.float32)
+_COMPILED = not str(planes.__file__).endswith(".py")  # else the numpy path is faster
 
 Observation = npt.NDArray[np.float32]
 
@@ -66,6 +71,13 @@ class DefaultEncoder:
     shape: tuple[int, ...] = (PLANES, N_KINDS)
 
     def encode(self, view: SeatView) -> Observation:
+        found = codes(view) if _COMPILED else None
+        if found is not None:  # one look-up of the planes' byte codes
+            return _VALUES[np.frombuffer(found, dtype=np.uint8)].reshape(self.shape)
+        return self.encode_general(view)
+
+    def encode_general(self, view: SeatView) -> Observation:
+        """``encode`` computed plane by plane (any view, even one no game makes)."""
         decision = view.decision
         out = np.zeros(self.shape, dtype=np.float32)
         me = max(view.seat, 0)
