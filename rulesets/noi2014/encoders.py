@@ -37,7 +37,6 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from rulesets.noi2014 import planes
 from rulesets.noi2014.planes import VALUES, codes
 from rulesets.noi2014.seat_view import (
     CLAIM,
@@ -50,7 +49,6 @@ from rulesets.noi2014.seat_view import (
 )
 
 _VALUES = np.array(VALUES, dtype=np.float32)
-_COMPILED = not str(planes.__file__).endswith(".py")  # else the numpy path is faster
 
 Observation = npt.NDArray[np.float32]
 
@@ -71,9 +69,9 @@ class DefaultEncoder:
     shape: tuple[int, ...] = (PLANES, N_KINDS)
 
     def encode(self, view: SeatView) -> Observation:
-        found = codes(view) if _COMPILED else None
+        found = codes(view)
         if found is not None:  # one look-up of the planes' byte codes
-            return _VALUES[np.frombuffer(found, dtype=np.uint8)].reshape(self.shape)
+            return _VALUES.take(np.frombuffer(found, dtype=np.uint8)).reshape(self.shape)
         return self.encode_general(view)
 
     def encode_general(self, view: SeatView) -> Observation:

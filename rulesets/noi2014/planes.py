@@ -5,8 +5,7 @@ compiles it; ``rulesets.noi2014.encoders.DefaultEncoder`` turns the codes into i
 float32 planes with one table look-up (``VALUES``): code ``c`` in 0..4 is ``c / 4``
 (a count of 0..4 tiles, and 4 for a plane's 1.0), code ``FIRST_LEFT + n`` is ``n / 56``
 (the tiles left in the wall). ``codes`` returns None when a count is outside 0..4 (a
-view fed something no game tells), and the encoder then takes its general path. The
-encoder uses it only when it is compiled: in plain Python its numpy path is faster.
+view fed something no game tells), and the encoder then takes its general path.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ VALUES = [c / 4 for c in range(ONE + 1)] + [n / WALL_AFTER_DEAL
                                             for n in range(WALL_AFTER_DEAL + 1)]
 _ONES = bytes([ONE]) * N_KINDS
 _ZEROS = bytes(N_KINDS)
+_SMALL = bytes(range(ONE + 1))
 _ONE_HOT = [bytes(k) + bytes([ONE]) + bytes(N_KINDS - k - 1) for k in range(N_KINDS)]
 _LEFT = [bytes([FIRST_LEFT + n]) * N_KINDS for n in range(WALL_AFTER_DEAL + 1)]
 # planes 11-13 (a draw, a claim, the discard after a pung) by decision (NONE .. TARGET)
@@ -45,12 +45,15 @@ def codes(view: SeatView) -> bytes | None:
     hand, melded, pool = view.hand, view.melded, view.pool
     m0, m1, m2, m3 = melded[me], melded[o1], melded[o2], melded[o3]
     p0, p1, p2, p3 = pool[me], pool[o1], pool[o2], pool[o3]
-    counts = hand + m0 + m1 + m2 + m3 + p0 + p1 + p2 + p3
-    unseen = [4 - hand[k] - m0[k] - m1[k] - m2[k] - m3[k] - p0[k] - p1[k] - p2[k] - p3[k]
-              for k in range(N_KINDS)]
     left = view.left if view.left > 0 else 0
-    if not 0 <= decision <= TARGET or min(counts) < 0 or max(counts) > ONE \
-            or min(unseen) < 0 or left > WALL_AFTER_DEAL:
+    try:  # bytes() refuses a count outside 0..255, translate finds one outside 0..4
+        counts = bytes(hand + m0 + m1 + m2 + m3 + p0 + p1 + p2 + p3)
+        unseen = bytes([4 - hand[k] - m0[k] - m1[k] - m2[k] - m3[k] - p0[k] - p1[k] - p2[k]
+                        - p3[k] for k in range(N_KINDS)])
+    except ValueError:
+        return None
+    if counts.translate(None, _SMALL) or unseen.translate(None, _SMALL) \
+            or not 0 <= decision <= TARGET or left > WALL_AFTER_DEAL:
         return None
     tile = view.tile
     told = _ONE_HOT[tile] if tile >= 0 and decision in (DRAW, CLAIM, PUNG_DISCARD) else _ZEROS
@@ -59,7 +62,7 @@ def codes(view: SeatView) -> bytes | None:
     seats[me] = ONE
     if decision in (CLAIM, PUNG_DISCARD) and view.discarder >= 0:
         seats[4 + (view.discarder - me) % PLAYERS] = ONE
-    return b"".join((bytes(counts), bytes(unseen), told, _DECISION[decision],
+    return b"".join((counts, unseen, told, _DECISION[decision],
                      _LEFT[left], _ONES if active[me] else _ZEROS,
                      _ONES if active[o1] else _ZEROS, _ONES if active[o2] else _ZEROS,
                      _ONES if active[o3] else _ZEROS, seats))
