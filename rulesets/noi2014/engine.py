@@ -284,7 +284,7 @@ class Game:
         if not listeners:
             getattr(self, then)(*args)
             return
-        self._ask({s: f"3 {seat} {message}" for s in listeners}, "_told", then, args)
+        self._ask(dict.fromkeys(listeners, f"3 {seat} {message}"), "_told", then, args)
 
     def _told(self, then: str, args: tuple[Any, ...], texts: list[str | None]) -> None:
         self._expect_pass(texts, "a notice")
@@ -356,7 +356,7 @@ class Game:
         self._events.append({"act": "PLAY", "seat": seat, "tile": tile,
                              "position": len(self.discards)})
         asked = self.others(seat)
-        self._ask({s: f"3 {seat} PLAY {tile}" for s in asked}, "_after_claims", seat, tile,
+        self._ask(dict.fromkeys(asked, f"3 {seat} PLAY {tile}"), "_after_claims", seat, tile,
                   asked)
 
     def _kong_on_turn(self, seat: int, tile: str) -> None:
@@ -384,7 +384,7 @@ class Game:
                       texts: list[str | None]) -> None:
         claims: list[_Claim] = []
         for seat in asked:  # in turn order after the discarder: the nearest first
-            if not self.active[seat]:
+            if not self.active[seat] or texts[seat] == PASS:  # PASS: no claim, no fault
                 continue
             claim = read_claim(texts[seat] or "", tile, self.hands[seat], len(self.melds[seat]))
             if isinstance(claim, str):

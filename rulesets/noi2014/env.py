@@ -58,6 +58,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from rulesets.noi2014.encoders import DefaultEncoder, Encoder, Observation
 from rulesets.noi2014.engine import Game
+from rulesets.noi2014.planes import mask as action_mask
 from rulesets.noi2014.seat_view import (
     CLAIM,
     DRAW,
@@ -77,13 +78,11 @@ from rulesets.noi2014.seat_view import (
 )
 from rulesets.noi2014.table import Table
 from rulesets.noi2014.tiles import check_wall, shuffled_wall
-from server.seam.contract import Reply
 from server.training.errors import IllegalActionError
 from server.training.records import write_game_json
 
 PLAYERS = 4
 AGENTS = [f"player_{seat}" for seat in range(PLAYERS)]
-_NOBODY = Reply("OK", None)
 
 Policy = Callable[[Observation, npt.NDArray[np.int8]], int]
 
@@ -197,9 +196,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        if agent == self.agent_selection and not self.terminations[agent]:
-            mask[self._legal] = 1
+        table = self.table
+        if agent == self.agent_selection and not self.terminations[agent] \
+                and table is not None:
+            mask = np.frombuffer(action_mask(table.legal), dtype=np.int8)
+        else:
+            mask = np.zeros(N_ACTIONS, dtype=np.int8)
         return {"observation": self.encoder.encode(self.views[seat]), "action_mask": mask}
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
