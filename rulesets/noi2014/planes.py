@@ -47,7 +47,8 @@ def codes(view: SeatView) -> bytes | None:
     p0, p1, p2, p3 = pool[me], pool[o1], pool[o2], pool[o3]
     left = view.left if view.left > 0 else 0
     try:  # bytes() refuses a count outside 0..255, translate finds one outside 0..4
-        counts = bytes(hand + m0 + m1 + m2 + m3 + p0 + p1 + p2 + p3)
+        counts = b"".join((bytes(hand), bytes(m0), bytes(m1), bytes(m2), bytes(m3),
+                           bytes(p0), bytes(p1), bytes(p2), bytes(p3)))
         unseen = bytes([4 - hand[k] - m0[k] - m1[k] - m2[k] - m3[k] - p0[k] - p1[k] - p2[k]
                         - p3[k] for k in range(N_KINDS)])
     except ValueError:
