@@ -66,6 +66,12 @@ CORES = (
     "rulesets/botzone/seat_view.py",
     "rulesets/botzone/table.py",
     "rulesets/botzone/course_table.py",
+    "rulesets/noi2014/tiles.py",
+    "rulesets/noi2014/hands.py",
+    "rulesets/noi2014/engine.py",
+    "rulesets/noi2014/seat_view.py",
+    "rulesets/noi2014/table.py",
+    "rulesets/noi2014/planes.py",
 )
 COPY_PACKAGE = "_compiled_bots"  # rulesets.default.engine.simulate.COMPILED_BOTS names it
 COPIED = ("framework.py", "random_bot.py", "greedy.py")  # from sample_ai/

@@ -37,6 +37,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from rulesets.noi2014.planes import VALUES, codes
 from rulesets.noi2014.seat_view import (
     CLAIM,
     DRAW,
@@ -46,6 +47,8 @@ from rulesets.noi2014.seat_view import (
     WALL_AFTER_DEAL,
     SeatView,
 )
+
+_VALUES = np.array(VALUES, dtype=np.float32)
 
 Observation = npt.NDArray[np.float32]
 
@@ -66,6 +69,13 @@ class DefaultEncoder:
     shape: tuple[int, ...] = (PLANES, N_KINDS)
 
     def encode(self, view: SeatView) -> Observation:
+        found = codes(view)
+        if found is not None:  # one look-up of the planes' byte codes
+            return _VALUES.take(np.frombuffer(found, dtype=np.uint8)).reshape(self.shape)
+        return self.encode_general(view)
+
+    def encode_general(self, view: SeatView) -> Observation:
+        """``encode`` computed plane by plane (any view, even one no game makes)."""
         decision = view.decision
         out = np.zeros(self.shape, dtype=np.float32)
         me = max(view.seat, 0)

@@ -128,7 +128,10 @@ class Game:
     """One game from a wall (108 codes: the deal and the draws from the front, the
     replacement draws from the back)."""
 
-    def __init__(self, wall: Sequence[str]) -> None:
+    def __init__(self, wall: Sequence[str], _twin_of: Game | None = None) -> None:
+        if _twin_of is not None:  # copy() (a compiled class has no __new__ without __init__)
+            self._copy_from(_twin_of)
+            return
         self.wall = check_wall(wall)
         self.head = 0  # next front draw
         self.tail = len(self.wall)  # one past the next back draw
@@ -160,22 +163,24 @@ class Game:
     def copy(self) -> Game:
         """An independent copy of the game as it stands (the wall, which no turn changes,
         is shared): stepping it leaves this one as it was."""
-        new = Game.__new__(Game)
-        new.wall = self.wall
-        new.head, new.tail, new.turn = self.head, self.tail, self.turn
-        new.hands = [Counter(hand) for hand in self.hands]
-        new.melds = [list(melds) for melds in self.melds]
-        new.active = list(self.active)
-        new.winners = list(self.winners)
-        new.faults = list(self.faults)
-        new.discards = list(self.discards)
-        new.pool = list(self.pool)
-        new.result = self.result
-        new._requests = list(self._requests)
-        new._asked = list(self._asked)
-        new._then = self._then
-        new._events = list(self._events)
-        return new
+        return Game(self.wall, _twin_of=self)
+
+    def _copy_from(self, other: Game) -> None:
+        """Every attribute of ``other``, its lists and counters copied (``copy``)."""
+        self.wall = other.wall
+        self.head, self.tail, self.turn = other.head, other.tail, other.turn
+        self.hands = [Counter(hand) for hand in other.hands]
+        self.melds = [list(melds) for melds in other.melds]
+        self.active = list(other.active)
+        self.winners = list(other.winners)
+        self.faults = list(other.faults)
+        self.discards = list(other.discards)
+        self.pool = list(other.pool)
+        self.result = other.result
+        self._requests = list(other._requests)
+        self._asked = list(other._asked)
+        self._then = other._then
+        self._events = list(other._events)
 
     # --- the seam (server.seam.contract.TurnGame) -------------------------------------------------
 
@@ -284,7 +289,7 @@ class Game:
         if not listeners:
             getattr(self, then)(*args)
             return
-        self._ask({s: f"3 {seat} {message}" for s in listeners}, "_told", then, args)
+        self._ask(dict.fromkeys(listeners, f"3 {seat} {message}"), "_told", then, args)
 
     def _told(self, then: str, args: tuple[Any, ...], texts: list[str | None]) -> None:
         self._expect_pass(texts, "a notice")
@@ -356,7 +361,7 @@ class Game:
         self._events.append({"act": "PLAY", "seat": seat, "tile": tile,
                              "position": len(self.discards)})
         asked = self.others(seat)
-        self._ask({s: f"3 {seat} PLAY {tile}" for s in asked}, "_after_claims", seat, tile,
+        self._ask(dict.fromkeys(asked, f"3 {seat} PLAY {tile}"), "_after_claims", seat, tile,
                   asked)
 
     def _kong_on_turn(self, seat: int, tile: str) -> None:
@@ -384,7 +389,7 @@ class Game:
                       texts: list[str | None]) -> None:
         claims: list[_Claim] = []
         for seat in asked:  # in turn order after the discarder: the nearest first
-            if not self.active[seat]:
+            if not self.active[seat] or texts[seat] == PASS:  # PASS: no claim, no fault
                 continue
             claim = read_claim(texts[seat] or "", tile, self.hands[seat], len(self.melds[seat]))
             if isinstance(claim, str):

@@ -58,6 +58,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from rulesets.noi2014.encoders import DefaultEncoder, Encoder, Observation
 from rulesets.noi2014.engine import Game
+from rulesets.noi2014.planes import mask as action_mask
 from rulesets.noi2014.seat_view import (
     CLAIM,
     DRAW,
@@ -75,14 +76,13 @@ from rulesets.noi2014.seat_view import (
     action_name,
     response_of,
 )
+from rulesets.noi2014.table import Table
 from rulesets.noi2014.tiles import check_wall, shuffled_wall
-from server.seam.contract import Reply
 from server.training.errors import IllegalActionError
 from server.training.records import write_game_json
 
 PLAYERS = 4
 AGENTS = [f"player_{seat}" for seat in range(PLAYERS)]
-_NOBODY = Reply("OK", None)
 
 Policy = Callable[[Observation, npt.NDArray[np.int8]], int]
 
@@ -111,6 +111,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         self._rng = random.Random()
         self.game_number = 0
         self.game: Game | None = None
+        self.table: Table | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -132,17 +133,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
             wall = shuffled_wall(deal, 0)
             self.setup = {"seed": deal, "game": 0}
         self.game_number += 1
-        self.game = Game(wall)
-        self.views = [SeatView() for _ in range(PLAYERS)]
-        self.requests_of: list[list[str]] = [[] for _ in range(PLAYERS)]
-        self.responses_of: list[list[str]] = [[] for _ in range(PLAYERS)]
-        # per turn: its request or None (the responses are ``responses_of``, in order)
-        self._turns: list[list[str | None]] = [[] for _ in range(PLAYERS)]
-        self._judge: list[dict[str, Any]] = [self.game.output()]
-        self._asked: list[str | None] = [None] * PLAYERS
-        self._replies: list[str | None] = [None] * PLAYERS
-        self._queue: list[int] = []
-        self._legal: list[int] = []
+        table = self.table = Table(wall)
+        self.game = table.game
+        self.views = table.views
+        self.requests_of = table.requests_of
+        self.responses_of = table.responses_of
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -150,67 +145,27 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
         self.agent_selection = AGENTS[0]
-        self._advance()
+        self._next()
 
-    def _advance(self) -> None:
-        """Play the engine on until some seat has a real choice, or the game ends."""
-        game = self.game
-        assert game is not None
-        views = self.views
-        while not game.finished:
-            asked = game.requests()
-            queue: list[int] = []
-            replies: list[str | None] = [None] * PLAYERS
-            for seat, request in enumerate(asked):
-                if request is None:
-                    continue
-                self.requests_of[seat].append(request)
-                view = views[seat]
-                view.see(request)
-                decision = view.decision
-                if decision == DRAW or (decision == CLAIM and view.can_claim()):
-                    queue.append(seat)
-                elif decision == TARGET:
-                    replies[seat] = view.target()
-                else:
-                    replies[seat] = "PASS"
-            if queue:
-                if len(queue) > 1:  # claims: in turn order after the discarder
-                    first = views[queue[0]].discarder
-                    queue.sort(key=lambda s: (s - first) % PLAYERS)
-                self._asked, self._replies, self._queue = asked, replies, queue
-                self._select(queue[0])
-                return
-            self._play(asked, replies)
-        self._finish()
+    @property
+    def _legal(self) -> list[int]:
+        table = self.table
+        return table.legal if table is not None else []
 
-    def _select(self, seat: int) -> None:
-        self.agent_selection = AGENTS[seat]
-        self._legal = self.views[seat].legal()
-
-    def _play(self, asked: Sequence[str | None], replies: Sequence[str | None]) -> None:
-        game = self.game
-        assert game is not None
-        out: list[Reply] = []
-        for seat, request in enumerate(asked):
-            self._turns[seat].append(request)
-            if request is None:
-                out.append(_NOBODY)
-                continue
-            text = replies[seat]
-            assert text is not None
-            self.views[seat].did(request, text)
-            self.responses_of[seat].append(text)
-            out.append(Reply("OK", text))
-        self._judge.append(game.step(out))
+    def _next(self) -> None:
+        """Select the seat that decides now, or finish the game."""
+        table = self.table
+        assert table is not None
+        if table.queue:
+            self.agent_selection = AGENTS[table.queue[0]]
+        else:
+            self._finish()
 
     def _finish(self) -> None:
         game = self.game
         assert game is not None and game.result is not None
         result = game.result
         scores = list(result.points)
-        self._queue = []
-        self._legal = []
         for seat, agent in enumerate(AGENTS):
             self.views[seat].claim_applied()
             self.rewards[agent] = scores[seat]
@@ -229,31 +184,24 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
             raise IllegalActionError(f"{agent} may not play {said} now (legal: "
                                      f"{', '.join(_named(a) for a in self._legal)})")
         action = int(action)
-        seat = self._seat[agent]
-        view = self.views[seat]
         self._cumulative_rewards[agent] = 0.0
         for other in AGENTS:
             self.rewards[other] = 0.0
-        if view.decision == CLAIM and action == PENG:
-            view.choose_pung()
-            self._legal = view.legal()
-            return
-        self._replies[seat] = response_of(PENG, action) if view.decision == PUNG_DISCARD \
-            else response_of(action)
-        self._queue.pop(0)
-        if self._queue:
-            self._select(self._queue[0])
-            return
-        self._play(self._asked, self._replies)
-        self._advance()
+        table = self.table
+        assert table is not None
+        table.act(self._seat[agent], action)
+        self._next()
 
     # --- what an agent sees ----------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        if agent == self.agent_selection and not self.terminations[agent]:
-            mask[self._legal] = 1
+        table = self.table
+        if agent == self.agent_selection and not self.terminations[agent] \
+                and table is not None:
+            mask = np.frombuffer(action_mask(table.legal), dtype=np.int8)
+        else:
+            mask = np.zeros(N_ACTIONS, dtype=np.int8)
         return {"observation": self.encoder.encode(self.views[seat]), "action_mask": mask}
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
@@ -302,14 +250,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
                 "number": 1, "group": 1, "order": list(range(PLAYERS)),
                 "about": "one game (the training environment)", "names": list(AGENTS),
                 "scores": game.scores, "players": [self._entries(s) for s in range(PLAYERS)],
-                "judge": list(self._judge)}
+                "judge": list(self.table.judge) if self.table is not None else []}
 
     def _entries(self, seat: int) -> list[dict[str, Any] | None]:
         """A seat's lines of the record, one per turn (None: not asked)."""
+        assert self.table is not None
         answers = iter(self.responses_of[seat])
         return [None if request is None else
                 {"request": request, "response": next(answers), "verdict": "OK", "ms": 0,
-                 "debug": None, "cause": None} for request in self._turns[seat]]
+                 "debug": None, "cause": None} for request in self.table.turns[seat]]
 
     def write_log(self, path: str | Path) -> Path:
         """Write the game as a NOI match's ``game.json`` (into ``path``, or

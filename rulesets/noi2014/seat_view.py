@@ -146,7 +146,10 @@ class SeatView:
 
     def see(self, request: str) -> None:
         """A request arrives (the next one to answer)."""
-        words = request.split()
+        self.see_words(request.split())
+
+    def see_words(self, words: list[str]) -> None:
+        """``see`` of a request already split into words (at white space)."""
         if self._pending is not None:
             self._settle(words)
         self.decision = NONE
@@ -216,6 +219,9 @@ class SeatView:
 
     def did(self, request: str, response: str) -> None:
         """Its own answer to ``request`` (already seen)."""
+        if response == "PASS":  # changes nothing but the decision, at every decision
+            self.decision = NONE
+            return
         said = response.split()
         if not said:
             return
@@ -315,6 +321,10 @@ class SeatView:
         hand, kind = self.hand, self.tile
         if hand[kind] >= 2:
             return True
+        if not hand[kind]:  # a lone tile wins only in a run: it needs a neighbour held
+            low, high = kind - kind % 9, kind - kind % 9 + 8
+            if not any(hand[k] for k in range(max(low, kind - 2), min(high, kind + 2) + 1)):
+                return False
         hand[kind] += 1
         won = wins(hand, len(self.melds))
         hand[kind] -= 1
@@ -376,8 +386,10 @@ class SeatView:
                     counts = list(cb + ct + cw)
                     if not _fill(counts, free, caps, sets - used, 1 - pairs):
                         continue
-                    chance = min((late[k] for k in range(N_KINDS) if counts[k] > hand[k]),
-                                 default=_FAR)
+                    chance = _FAR
+                    for k in range(N_KINDS):
+                        if counts[k] > hand[k] and late[k] < chance:
+                            chance = late[k]
                     if best is None or (kept, chance) > best:
                         best, pick = (kept, chance), tuple(counts)
         return pick
@@ -390,16 +402,22 @@ class SeatView:
         late = [0] * N_KINDS
         for position, (_, kind) in enumerate(self.discards, start=1):
             late[kind] = position
-        seen = [self.hand[k] + sum(m[k] for m in self.melded) + sum(p[k] for p in self.pool)
-                for k in range(N_KINDS)]
+        hand = self.hand
+        m0, m1, m2, m3 = self.melded
+        p0, p1, p2, p3 = self.pool
+        empty = self.left <= 0
         for k in range(N_KINDS):
-            if self.hand[k] or any(m[k] for m in self.melded) or \
-                    (self.left <= 0 and seen[k] < 4):
+            if hand[k] or m0[k] or m1[k] or m2[k] or m3[k] or \
+                    (empty and hand[k] + m0[k] + m1[k] + m2[k] + m3[k] + p0[k] + p1[k] + p2[k]
+                     + p3[k] < 4):
                 late[k] = end
         return late
 
 
 _FAR = 1 << 30
+_STATES = 90  # (runs a 0-2, runs b 0-2, sets 0-4, pairs 0-1) of ``_window_table``
+_EXTRAS = ((0, 0, 0), (3, 1, 0), (2, 0, 1))  # (tiles, pungs, pairs) placed at a kind
+_NO_EXTRAS = ((0, 0, 0),)
 
 
 def _fill(counts: list[int], free: list[int], caps: tuple[int, ...], pungs: int,
@@ -450,23 +468,30 @@ def _window_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
     # kinds instead, or the full search runs)
     most = min(4, sum(hand)) if touching else 4
     # a state is one int: ((a * 3 + b) * 5 + sets) * 2 + pairs, a and b the runs started
-    # at the kind before and two before (0-2 each); it maps to the most kept so far
-    states: dict[int, int] = {0: 0}
-    levels: list[dict[int, tuple[int, int]]] = []  # state -> (the state before, the count)
+    # at the kind before and two before (0-2 each); ``kept[state]`` is the most kept so
+    # far (-1: not reached), ``order`` the states in the order first reached (ties keep
+    # the first way found, so the order is part of the result)
+    order: list[int] = [0]
+    kept = [-1] * _STATES
+    kept[0] = 0
+    levels: list[list[int]] = []  # per kind: state -> the state before * 8 + the count
     size = len(hand)
     for i in range(size):
         cap, held = caps[i], hand[i]
         fits = i + 2 < size
         near = held or (fits and (hand[i + 1] or hand[i + 2]))
         run_options = (0, 1, 2) if fits and (near or not touching) else (0,)
-        extras = ((0, 0, 0), (3, 1, 0), (2, 0, 1)) if held or not touching else ((0, 0, 0),)
-        nxt: dict[int, int] = {}
-        back: dict[int, tuple[int, int]] = {}
-        for state, kept in states.items():
+        extras = _EXTRAS if held or not touching else _NO_EXTRAS
+        nxt = [-1] * _STATES
+        nxt_order: list[int] = []
+        back = [0] * _STATES
+        for state in order:
+            value_before = kept[state]
             pairs = state & 1
             sets = (state >> 1) % 5
             ab = state // 10
-            a, b = divmod(ab, 3)
+            a = ab // 3
+            b = ab % 3
             for runs in run_options:
                 started = sets + runs
                 low = a + b + runs
@@ -477,21 +502,25 @@ def _window_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
                     count = low + more
                     if count > cap or started + pung > most or pairs + pair > 1:
                         continue
-                    value = kept + (count if count < held else held)
+                    value = value_before + (count if count < held else held)
                     key = (head + started + pung) * 2 + pairs + pair
-                    old = nxt.get(key)
-                    if old is None or value > old:
+                    old = nxt[key]
+                    if old < 0 or value > old:
+                        if old < 0:
+                            nxt_order.append(key)
                         nxt[key] = value
-                        back[key] = (state, count)
+                        back[key] = state * 8 + count
         levels.append(back)
-        states = nxt
+        kept = nxt
+        order = nxt_order
     table: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
-    for key, kept in states.items():
+    for key in order:
         if key >= 10:  # runs still open
             continue
         counts = [0] * size
         state = key
         for i in range(size - 1, -1, -1):
-            state, counts[i] = levels[i][state]
-        table[(key >> 1) % 5, key & 1] = (kept, tuple(counts))
+            step = levels[i][state]
+            state, counts[i] = step >> 3, step & 7
+        table[(key >> 1) % 5, key & 1] = (kept[key], tuple(counts))
     return table

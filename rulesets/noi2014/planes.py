@@ -1,0 +1,78 @@
+"""The default encoder's 20 x 27 planes as byte codes, and action masks as bytes.
+
+Pure (no numpy), so that the optional compiled build (``tools/build_mypyc.py``)
+compiles it; ``rulesets.noi2014.encoders.DefaultEncoder`` turns the codes into its
+float32 planes with one table look-up (``VALUES``): code ``c`` in 0..4 is ``c / 4``
+(a count of 0..4 tiles, and 4 for a plane's 1.0), code ``FIRST_LEFT + n`` is ``n / 56``
+(the tiles left in the wall). ``codes`` returns None when a count is outside 0..4 (a
+view fed something no game tells), and the encoder then takes its general path.
+"""
+
+from __future__ import annotations
+
+from rulesets.noi2014.seat_view import (
+    CLAIM,
+    DRAW,
+    N_ACTIONS,
+    N_KINDS,
+    PLAYERS,
+    PUNG_DISCARD,
+    TARGET,
+    WALL_AFTER_DEAL,
+    SeatView,
+)
+
+PLANES = 20
+ONE = 4  # the code of 1.0
+FIRST_LEFT = 5  # the code of 0 tiles left in the wall
+VALUES = [c / 4 for c in range(ONE + 1)] + [n / WALL_AFTER_DEAL
+                                            for n in range(WALL_AFTER_DEAL + 1)]
+_ONES = bytes([ONE]) * N_KINDS
+_ZEROS = bytes(N_KINDS)
+_SMALL = bytes(range(ONE + 1))
+_ONE_HOT = [bytes(k) + bytes([ONE]) + bytes(N_KINDS - k - 1) for k in range(N_KINDS)]
+_LEFT = [bytes([FIRST_LEFT + n]) * N_KINDS for n in range(WALL_AFTER_DEAL + 1)]
+# planes 11-13 (a draw, a claim, the discard after a pung) by decision (NONE .. TARGET)
+_DECISION = [_ZEROS * 3, _ONES + _ZEROS * 2, _ZEROS + _ONES + _ZEROS, _ZEROS * 2 + _ONES,
+             _ZEROS * 3]
+
+
+def codes(view: SeatView) -> bytes | None:
+    """The default encoding of ``view`` as 540 codes (plane by plane, kind by kind)."""
+    decision = view.decision
+    me = view.seat if view.seat > 0 else 0
+    o1, o2, o3 = (me + 1) % PLAYERS, (me + 2) % PLAYERS, (me + 3) % PLAYERS
+    hand, melded, pool = view.hand, view.melded, view.pool
+    m0, m1, m2, m3 = melded[me], melded[o1], melded[o2], melded[o3]
+    p0, p1, p2, p3 = pool[me], pool[o1], pool[o2], pool[o3]
+    left = view.left if view.left > 0 else 0
+    try:  # bytes() refuses a count outside 0..255, translate finds one outside 0..4
+        counts = b"".join((bytes(hand), bytes(m0), bytes(m1), bytes(m2), bytes(m3),
+                           bytes(p0), bytes(p1), bytes(p2), bytes(p3)))
+        unseen = bytes([4 - hand[k] - m0[k] - m1[k] - m2[k] - m3[k] - p0[k] - p1[k] - p2[k]
+                        - p3[k] for k in range(N_KINDS)])
+    except ValueError:
+        return None
+    if counts.translate(None, _SMALL) or unseen.translate(None, _SMALL) \
+            or not 0 <= decision <= TARGET or left > WALL_AFTER_DEAL:
+        return None
+    tile = view.tile
+    told = _ONE_HOT[tile] if tile >= 0 and decision in (DRAW, CLAIM, PUNG_DISCARD) else _ZEROS
+    active = view.active
+    seats = bytearray(N_KINDS)
+    seats[me] = ONE
+    if decision in (CLAIM, PUNG_DISCARD) and view.discarder >= 0:
+        seats[4 + (view.discarder - me) % PLAYERS] = ONE
+    return b"".join((counts, unseen, told, _DECISION[decision],
+                     _LEFT[left], _ONES if active[me] else _ZEROS,
+                     _ONES if active[o1] else _ZEROS, _ONES if active[o2] else _ZEROS,
+                     _ONES if active[o3] else _ZEROS, seats))
+
+
+def mask(legal: list[int]) -> bytearray:
+    """The action mask of ``legal`` (1 for each of its actions, 0 else), N_ACTIONS bytes."""
+    out = bytearray(N_ACTIONS)
+    for action in legal:
+        out[action] = 1
+    return out
+
