@@ -247,10 +247,12 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
 
     def observe(self, agent: str) -> Observation:
         seat = self.agent_name_mapping[agent]
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        mask = bytearray(N_ACTIONS)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask[self._legal] = 1
-        return {"observation": self.encoder.encode(self.views[seat]), "action_mask": mask}
+            for action in self._legal:
+                mask[action] = 1
+        return {"observation": self.encoder.encode(self.views[seat]),
+                "action_mask": np.frombuffer(mask, np.int8)}
 
     def legal_actions(self) -> list[int]:
         """The actions the selected agent may take (what its mask allows), sorted."""

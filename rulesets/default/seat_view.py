@@ -13,7 +13,10 @@ kongs when the server broadcasts them. ``legal_actions`` lists the actions
 property tests check it against ``Hand.check`` decision by decision.
 
 The state is kept as plain count lists, updated line by line, so an encoder
-reads it without rebuilding anything.
+reads it without rebuilding anything. ``grid`` mirrors them as the default
+encoder's count-based planes (``rulesets.default.encoding``), in this seat's
+relative order, four times their value as bytes, written cell by cell as the lines
+come: the encoder turns it into its observation with one numpy call.
 """
 
 from __future__ import annotations
@@ -58,13 +61,28 @@ def _chi_choices(t: int) -> tuple[tuple[int, int, int], ...]:
 
 _CHI_CHOICES = tuple(_chi_choices(t) for t in range(N_KINDS))
 
+# The rows of ``SeatView.grid`` (the default encoder's planes, 34 bytes each, each
+# byte four times the plane's value): own hand at least 1..4, melds and rivers of
+# seat +0..+3, concealed kongs of seat +0..+3, unseen copies, the place after first.
+GRID_ROWS = 31
+_MELDS = 5 * N_KINDS
+_RIVERS = 9 * N_KINDS
+_HIDDEN = 13 * N_KINDS
+_UNSEEN = 17 * N_KINDS
+_PLACE = 27 * N_KINDS
+# A hand count's four level bytes (rows 0..3 of its column), and a constant row.
+_LEVEL_BYTES = tuple(bytes(4 if n > level else 0 for level in range(4)) for n in range(5))
+_ROW = tuple(bytes([n]) * N_KINDS for n in range(256))
+# Before the deal: nothing seen, four unseen copies of every kind.
+_EMPTY_GRID = bytes(_UNSEEN) + _ROW[4] + bytes((GRID_ROWS - 18) * N_KINDS)
+
 
 class SeatView:
     """One seat's knowledge of the hand, line by line."""
 
-    __slots__ = ("_agang", "_waits", "about", "counts", "drawn", "first", "hidden_kongs",
-                 "last_discard", "meld_counts", "melds", "prompt", "river_counts", "rivers",
-                 "seat", "wall_left")
+    __slots__ = ("_agang", "_seen", "_waits", "about", "counts", "drawn", "first", "grid",
+                 "hidden_kongs", "last_discard", "meld_counts", "melds", "prompt",
+                 "river_counts", "rivers", "seat", "wall_left")
 
     def __init__(self) -> None:
         self.seat = -1
@@ -84,6 +102,54 @@ class SeatView:
         self.about: tuple[int, Tile] | None = None  # the discard or added kong asked about
         self._agang: Tile | None = None  # our agang, until ``magang`` confirms it
         self._waits: frozenset[int] | None = None  # of the concealed hand, until it changes
+        # Own concealed + every shown meld tile + every discard lying, by kind.
+        self._seen: list[int] = [0] * N_KINDS
+        self.grid = bytearray(_EMPTY_GRID)  # the encoder's planes (module docstring)
+
+    def _rebuild_grid(self) -> None:
+        """Write ``grid`` afresh from the count lists (when the seat or first changes)."""
+        grid = self.grid
+        if not any(self._seen) and not any(self.hidden_kongs):  # nothing seen yet
+            grid[_PLACE:] = bytes(4 * N_KINDS)
+            if self.first >= 0:
+                place = _PLACE + (self.seat - self.first) % SEATS * N_KINDS
+                grid[place:place + N_KINDS] = _ROW[4]
+            return
+        grid[:] = bytes(GRID_ROWS * N_KINDS)
+        me = self.seat
+        seen = self._seen
+        for t in range(N_KINDS):
+            n = self.counts[t]
+            grid[t:t + 4 * N_KINDS:N_KINDS] = _LEVEL_BYTES[max(0, min(n, 4))]
+            for seat in range(SEATS):
+                n += self.meld_counts[seat][t] + self.river_counts[seat][t]
+            seen[t] = n
+            grid[_UNSEEN + t] = max(4 - n, 0)
+        for seat in range(SEATS):
+            rel = (seat - me) % SEATS * N_KINDS
+            grid[_MELDS + rel:_MELDS + rel + N_KINDS] = bytes(self.meld_counts[seat])
+            grid[_RIVERS + rel:_RIVERS + rel + N_KINDS] = bytes(self.river_counts[seat])
+            grid[_HIDDEN + rel:_HIDDEN + rel + N_KINDS] = _ROW[self.hidden_kongs[seat]]
+        if self.first >= 0:
+            place = _PLACE + (me - self.first) % SEATS * N_KINDS
+            grid[place:place + N_KINDS] = _ROW[4]
+
+    def _own(self, t: int, n: int) -> None:
+        """Own concealed count of ``t`` changed by ``n`` (``counts`` already updated)."""
+        grid = self.grid
+        grid[t:t + 4 * N_KINDS:N_KINDS] = _LEVEL_BYTES[self.counts[t]]
+        seen = self._seen[t] + n
+        self._seen[t] = seen
+        grid[_UNSEEN + t] = 4 - seen if seen < 4 else 0
+
+    def _shown(self, row: int, seat: int, t: int, value: int, n: int) -> None:
+        """A meld (``row`` ``_MELDS``) or river (``_RIVERS``) count of ``seat`` is now
+        ``value``, changed by ``n``."""
+        grid = self.grid
+        grid[row + (seat - self.seat) % SEATS * N_KINDS + t] = value
+        seen = self._seen[t] + n
+        self._seen[t] = seen
+        grid[_UNSEEN + t] = 4 - seen if seen < 4 else 0
 
     # --- lines in -------------------------------------------------------------------
 
@@ -98,7 +164,9 @@ class SeatView:
             assert isinstance(message, MOut)
             seat, tile = message.seat, message.tile
             self.rivers[seat].append(tile)
-            self.river_counts[seat][tile] += 1
+            river = self.river_counts[seat]
+            river[tile] += 1
+            self._shown(_RIVERS, seat, tile, river[tile], 1)
             self.last_discard = (seat, tile)
             if seat != me:
                 self.prompt = Expect.CLAIM
@@ -107,6 +175,7 @@ class SeatView:
             assert isinstance(message, Pick)
             tile = message.tile
             self.counts[tile] += 1
+            self._own(tile, 1)
             self._waits = None
             self.drawn = tile
             self.wall_left -= 1
@@ -134,13 +203,16 @@ class SeatView:
         elif kind is Id:
             assert isinstance(message, Id)
             self.seat = message.seat
+            self._rebuild_grid()
         elif kind is First:
             assert isinstance(message, First)
             self.first = message.seat
+            self._rebuild_grid()
         elif kind is Init:
             assert isinstance(message, Init)
             for t in message.tiles:
                 self.counts[t] += 1
+                self._own(t, 1)
             self._waits = None
         # mfail (a lost chow) and mhu (the end) change nothing.
 
@@ -151,9 +223,12 @@ class SeatView:
             tile = answer.tile
             me = self.seat
             self.counts[tile] -= 1
+            self._own(tile, -1)
             self._waits = None
             self.rivers[me].append(tile)
-            self.river_counts[me][tile] += 1
+            river = self.river_counts[me]
+            river[tile] += 1
+            self._shown(_RIVERS, me, tile, river[tile], 1)
             self.last_discard = (me, tile)
             self.drawn = None
         elif type(answer) is AGang:
@@ -169,17 +244,22 @@ class SeatView:
             river = self.rivers[owner]
             if river and river[-1] == claimed:
                 river.pop()
-                self.river_counts[owner][claimed] -= 1
+                counts = self.river_counts[owner]
+                counts[claimed] -= 1
+                self._shown(_RIVERS, owner, claimed, counts[claimed], -1)
             self.last_discard = None
         self.melds[seat].append(meld)
         shown = self.meld_counts[seat]
         for t in meld.tiles:
             shown[t] += 1
+            self._shown(_MELDS, seat, t, shown[t], 1)
         if seat == self.seat:
             counts = self.counts
             for t in meld.tiles:  # all but the claimed tile came from the hand
                 counts[t] -= 1
+                self._own(t, -1)
             counts[claimed] += 1
+            self._own(claimed, 1)
             self._waits = None
             if meld.kind is not MeldKind.KONG:
                 self.prompt = Expect.DISCARD
@@ -188,14 +268,18 @@ class SeatView:
     def _concealed_kong(self, seat: int) -> None:
         if seat != self.seat:
             self.hidden_kongs[seat] += 1
+            row = _HIDDEN + (seat - self.seat) % SEATS * N_KINDS
+            self.grid[row:row + N_KINDS] = _ROW[self.hidden_kongs[seat]]
             return
         tile, self._agang = self._agang, None
         if tile is None:  # not ours to apply: the engine only sends magang after agang
             return
         self.counts[tile] -= 4
+        self._own(tile, -4)
         self._waits = None
         self.melds[seat].append(Meld(MeldKind.CONCEALED_KONG, tile))
         self.meld_counts[seat][tile] += 4
+        self._shown(_MELDS, seat, tile, self.meld_counts[seat][tile], 4)
         self.drawn = None
 
     def _added_kong(self, seat: int, tile: Tile) -> None:
@@ -205,8 +289,10 @@ class SeatView:
                 melds[i] = Meld(MeldKind.KONG, tile)
                 break
         self.meld_counts[seat][tile] += 1
+        self._shown(_MELDS, seat, tile, self.meld_counts[seat][tile], 1)
         if seat == self.seat:
             self.counts[tile] -= 1
+            self._own(tile, -1)
             self._waits = None
             self.drawn = None
         else:
