@@ -349,7 +349,17 @@ class SeatView:
         answer such a prompt themselves)."""
         prompt = self.prompt
         if prompt is Expect.CLAIM:
-            return self.legal_actions() == [PASS]
+            about = self.about
+            assert about is not None
+            owner, t = about
+            counts = self.counts
+            if counts[t] >= 2:
+                return False  # peng
+            if owner == (self.seat - 1) % SEATS:
+                for _action, a, b in _CHI_CHOICES[t]:
+                    if counts[a] and counts[b]:
+                        return False
+            return t not in self.waits()
         if prompt is Expect.ROB:
             about = self.about
             assert about is not None
