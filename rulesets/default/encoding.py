@@ -57,6 +57,7 @@ class Encoder(Protocol):
 
 
 _QUARTER = np.float32(0.25)
+_SHAPE = (N_PLANES, N_KINDS)
 _PROMPT_PLANE = {Expect.TURN: 19, Expect.DISCARD: 20, Expect.CLAIM: 21, Expect.ROB: 22}
 
 
@@ -74,7 +75,7 @@ class DefaultEncoder:
         # The count-based planes (hand, melds, rivers, concealed kongs, unseen, place)
         # are kept by the view as bytes four times their value (``SeatView.grid``);
         # the rest depends on the prompt and is written here.
-        out: Array = np.frombuffer(view.grid, np.uint8).reshape(N_PLANES, N_KINDS) * _QUARTER
+        out: Array = np.ndarray(_SHAPE, np.uint8, view.grid) * _QUARTER
         me = view.seat
         drawn = view.drawn
         prompt = view.prompt

@@ -137,6 +137,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
         self.deal_index = 0
         self.episode = 0  # counts resets (bot actors start fresh bots on a new one)
         self.table: EnvTable | None = None  # the hand, its seat views and lines
+        self._rewards_cleared = False  # whether ``rewards`` holds PettingZoo's cleared 0s
         self.hand: Hand | None = None
         self.views: list[SeatView] = []
         self._lines: list[list[ToAI]] = []
@@ -166,6 +167,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
         self.episode += 1
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._rewards_cleared = False
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
@@ -197,6 +199,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
             "result": "draw" if result.kind is None else result.kind.name.lower(),
             "winner": result.winner, "payer": result.payer, "fan_total": result.fan_total,
         }
+        self._rewards_cleared = False
         for seat, agent in enumerate(AGENTS):
             self.rewards[agent] = float(scores[seat])
             self.terminations[agent] = True
@@ -221,7 +224,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
             raise RuntimeError(f"bug: {agent}'s legal {describe(a)} was "
                                f"{verdict.verdict.value} by the engine: {verdict.reason}")
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if not self._rewards_cleared:  # PettingZoo's _clear_rewards: only 0 (int) until the end
+            self._clear_rewards()
+            self._rewards_cleared = True
         # Rewards are 0 until the hand ends (every step after it is a dead step), so
         # accumulating them changes something only on the last step.
         if table.seat < 0:
@@ -232,13 +237,22 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
 
     def observe(self, agent: str) -> Observation:
         seat = self.agent_name_mapping[agent]
-        mask = bytearray(N_ACTIONS)
+        table = self.table
         if agent == self.agent_selection and not self.terminations.get(agent, True) \
-                and self.table is not None:
-            for action in self.table.legal:
-                mask[action] = 1
+                and table is not None:
+            mask = table.mask()
+        else:
+            mask = bytearray(N_ACTIONS)
         return {"observation": self.encoder.encode(self.views[seat]),
                 "action_mask": np.frombuffer(mask, np.int8)}
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool,
+                                                  dict[str, Any]]:
+        """PettingZoo's ``last``, the same answer with fewer calls (it runs every step)."""
+        agent = self.agent_selection
+        assert agent is not None
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def legal_actions(self) -> list[int]:
         """The actions the selected agent may take (what its mask allows), sorted."""

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from protocol.messages import Pass, ToAI
 from protocol.tiles import Tile
-from rulesets.default.actions import ANSWERS
+from rulesets.default.actions import ANSWERS, N_ACTIONS
 from rulesets.default.engine.hand import ACCEPTED, SEATS, Answer, Hand, Verdict
 from rulesets.default.seat_view import SeatView
 
@@ -38,6 +38,13 @@ class EnvTable:
         self.seat = -1  # the seat to decide; -1 once the hand is over
         self.hand.start()
         self._advance()
+
+    def mask(self) -> bytearray:
+        """``legal`` as 128 bytes, 1 for each legal action (all 0 once the hand is over)."""
+        mask = bytearray(N_ACTIONS)
+        for action in self.legal:
+            mask[action] = 1
+        return mask
 
     def play(self, seat: int, action: int) -> Answer:
         """``seat`` (the one to decide) answers ``action`` (one of ``legal``); then the

@@ -21,6 +21,8 @@ come: the encoder turns it into its observation with one numpy call.
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 from protocol.messages import (
     AGang,
     First,
@@ -59,22 +61,31 @@ def _chi_choices(t: int) -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
-_CHI_CHOICES = tuple(_chi_choices(t) for t in range(N_KINDS))
+_CHI_CHOICES: Final = tuple(_chi_choices(t) for t in range(N_KINDS))
 
 # The rows of ``SeatView.grid`` (the default encoder's planes, 34 bytes each, each
 # byte four times the plane's value): own hand at least 1..4, melds and rivers of
 # seat +0..+3, concealed kongs of seat +0..+3, unseen copies, the place after first.
-GRID_ROWS = 31
-_MELDS = 5 * N_KINDS
-_RIVERS = 9 * N_KINDS
-_HIDDEN = 13 * N_KINDS
-_UNSEEN = 17 * N_KINDS
-_PLACE = 27 * N_KINDS
+GRID_ROWS: Final = 31
+_MELDS: Final = 5 * N_KINDS
+_RIVERS: Final = 9 * N_KINDS
+_HIDDEN: Final = 13 * N_KINDS
+_UNSEEN: Final = 17 * N_KINDS
+_PLACE: Final = 27 * N_KINDS
 # A hand count's four level bytes (rows 0..3 of its column), and a constant row.
-_LEVEL_BYTES = tuple(bytes(4 if n > level else 0 for level in range(4)) for n in range(5))
-_ROW = tuple(bytes([n]) * N_KINDS for n in range(256))
+_LEVEL_BYTES: Final = tuple(bytes(4 if n > level else 0 for level in range(4)) for n in range(5))
+_ROW: Final = tuple(bytes([n]) * N_KINDS for n in range(256))
 # Before the deal: nothing seen, four unseen copies of every kind.
 _EMPTY_GRID = bytes(_UNSEEN) + _ROW[4] + bytes((GRID_ROWS - 18) * N_KINDS)
+
+
+# ``receive`` dispatches on the message's class through this table.
+_MPICK, _MOUT, _PICK, _MPENG, _MCHI, _MGANG, _MAGANG, _MJGANG, _ID, _FIRST, _INIT, _OTHER = \
+    range(12)
+_KINDS: Final[dict[type, int]] = {
+    MPick: _MPICK, MOut: _MOUT, Pick: _PICK, MPeng: _MPENG, MChi: _MCHI, MGang: _MGANG,
+    MAGang: _MAGANG, MJGang: _MJGANG, Id: _ID, First: _FIRST, Init: _INIT,
+}
 
 
 class SeatView:
@@ -155,25 +166,23 @@ class SeatView:
 
     def receive(self, message: ToAI) -> None:
         """Apply one line the server sent this seat."""
-        kind = type(message)
-        me = self.seat
-        if kind is MPick:
+        kind = _KINDS.get(type(message), _OTHER)
+        m: Any = message  # its type is ``kind``'s (a look-up, not a chain of isinstance)
+        if kind == _MPICK:
             self.wall_left -= 1
             self.last_discard = None
-        elif kind is MOut:
-            assert isinstance(message, MOut)
-            seat, tile = message.seat, message.tile
+        elif kind == _MOUT:
+            seat, tile = m.seat, m.tile
             self.rivers[seat].append(tile)
             river = self.river_counts[seat]
             river[tile] += 1
             self._shown(_RIVERS, seat, tile, river[tile], 1)
             self.last_discard = (seat, tile)
-            if seat != me:
+            if seat != self.seat:
                 self.prompt = Expect.CLAIM
                 self.about = (seat, tile)
-        elif kind is Pick:
-            assert isinstance(message, Pick)
-            tile = message.tile
+        elif kind == _PICK:
+            tile = m.tile
             self.counts[tile] += 1
             self._own(tile, 1)
             self._waits = None
@@ -182,35 +191,27 @@ class SeatView:
             self.last_discard = None
             self.prompt = Expect.TURN
             self.about = None
-        elif kind is MPeng:
-            assert isinstance(message, MPeng)
-            self._claim(message.seat, Meld(MeldKind.PUNG, message.tile), message.tile)
-        elif kind is MChi:
-            assert isinstance(message, MChi)
-            low = message.tile
+        elif kind == _MPENG:
+            self._claim(m.seat, Meld(MeldKind.PUNG, m.tile), m.tile)
+        elif kind == _MCHI:
+            low = m.tile
             last = self.last_discard
             claimed = last[1] if last is not None and 0 <= last[1] - low <= 2 else low
-            self._claim(message.seat, Meld(MeldKind.CHOW, low), claimed)
-        elif kind is MGang:
-            assert isinstance(message, MGang)
-            self._claim(message.seat, Meld(MeldKind.KONG, message.tile), message.tile)
-        elif kind is MAGang:
-            assert isinstance(message, MAGang)
-            self._concealed_kong(message.seat)
-        elif kind is MJGang:
-            assert isinstance(message, MJGang)
-            self._added_kong(message.seat, message.tile)
-        elif kind is Id:
-            assert isinstance(message, Id)
-            self.seat = message.seat
+            self._claim(m.seat, Meld(MeldKind.CHOW, low), claimed)
+        elif kind == _MGANG:
+            self._claim(m.seat, Meld(MeldKind.KONG, m.tile), m.tile)
+        elif kind == _MAGANG:
+            self._concealed_kong(m.seat)
+        elif kind == _MJGANG:
+            self._added_kong(m.seat, m.tile)
+        elif kind == _ID:
+            self.seat = m.seat
             self._rebuild_grid()
-        elif kind is First:
-            assert isinstance(message, First)
-            self.first = message.seat
+        elif kind == _FIRST:
+            self.first = m.seat
             self._rebuild_grid()
-        elif kind is Init:
-            assert isinstance(message, Init)
-            for t in message.tiles:
+        elif kind == _INIT:
+            for t in m.tiles:
                 self.counts[t] += 1
                 self._own(t, 1)
             self._waits = None
