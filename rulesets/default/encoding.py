@@ -56,9 +56,7 @@ class Encoder(Protocol):
     def encode(self, view: SeatView) -> Array: ...
 
 
-_QUARTER = np.float32(0.25)
 _SHAPE = (N_PLANES, N_KINDS)
-_PROMPT_PLANE = {Expect.TURN: 19, Expect.DISCARD: 20, Expect.CLAIM: 21, Expect.ROB: 22}
 
 
 assert GRID_ROWS == N_PLANES
@@ -73,20 +71,23 @@ class DefaultEncoder:
 
     def encode(self, view: SeatView) -> Array:
         # The count-based planes (hand, melds, rivers, concealed kongs, unseen, place)
-        # are kept by the view as bytes four times their value (``SeatView.grid``);
-        # the rest depends on the prompt and is written here.
-        out: Array = np.ndarray(_SHAPE, np.uint8, view.grid) * _QUARTER
-        me = view.seat
-        drawn = view.drawn
+        # are kept by the view as float32 cells (``SeatView.grid``); the rest depends
+        # on the prompt and is written here.
+        out: Array = np.ndarray(_SHAPE, np.float32, view.grid).copy()
         prompt = view.prompt
-        if drawn is not None and prompt is Expect.TURN:
-            out[4, drawn] = 1.0
         if prompt is not None:
-            out[_PROMPT_PLANE[prompt]] = 1.0
+            if prompt is Expect.TURN:
+                out[19] = 1.0
+                drawn = view.drawn
+                if drawn is not None:
+                    out[4, drawn] = 1.0
+            else:
+                out[20 if prompt is Expect.DISCARD else 21 if prompt is Expect.CLAIM
+                    else 22] = 1.0
             about = view.about
             if about is not None:
                 out[18, about[1]] = 1.0
-                rel = (about[0] - me) % SEATS
+                rel = (about[0] - view.seat) % SEATS
                 if rel:
                     out[22 + rel] = 1.0
         out[26] = max(view.wall_left, 0) / WALL_AFTER_DEAL

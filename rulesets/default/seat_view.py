@@ -15,12 +15,13 @@ property tests check it against ``Hand.check`` decision by decision.
 The state is kept as plain count lists, updated line by line, so an encoder
 reads it without rebuilding anything. ``grid`` mirrors them as the default
 encoder's count-based planes (``rulesets.default.encoding``), in this seat's
-relative order, four times their value as bytes, written cell by cell as the lines
-come: the encoder turns it into its observation with one numpy call.
+relative order, as the float32 values of the observation, written cell by cell as
+the lines come: the encoder copies it into its observation with one numpy call.
 """
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Final
 
 from protocol.messages import (
@@ -63,9 +64,9 @@ def _chi_choices(t: int) -> tuple[tuple[int, int, int], ...]:
 
 _CHI_CHOICES: Final = tuple(_chi_choices(t) for t in range(N_KINDS))
 
-# The rows of ``SeatView.grid`` (the default encoder's planes, 34 bytes each, each
-# byte four times the plane's value): own hand at least 1..4, melds and rivers of
-# seat +0..+3, concealed kongs of seat +0..+3, unseen copies, the place after first.
+# The rows of ``SeatView.grid`` (the default encoder's planes, 34 float32 cells each):
+# own hand at least 1..4, melds and rivers of seat +0..+3 (count / 4), concealed
+# kongs of seat +0..+3 (/ 4), unseen copies (/ 4), the place after first.
 GRID_ROWS: Final = 31
 _MELDS: Final = 5 * N_KINDS
 _RIVERS: Final = 9 * N_KINDS
@@ -73,10 +74,13 @@ _HIDDEN: Final = 13 * N_KINDS
 _UNSEEN: Final = 17 * N_KINDS
 _PLACE: Final = 27 * N_KINDS
 # A hand count's four level bytes (rows 0..3 of its column), and a constant row.
-_LEVEL_BYTES: Final = tuple(bytes(4 if n > level else 0 for level in range(4)) for n in range(5))
-_ROW: Final = tuple(bytes([n]) * N_KINDS for n in range(256))
+_LEVELS: Final = tuple(memoryview(array("f", [1.0 if n > level else 0.0 for level in range(4)]))
+                       for n in range(5))
+_ROW: Final = tuple(memoryview(array("f", [n * 0.25] * N_KINDS)) for n in range(5))
+_NO_PLACE: Final = memoryview(array("f", [0.0] * (4 * N_KINDS)))
 # Before the deal: nothing seen, four unseen copies of every kind.
-_EMPTY_GRID = bytes(_UNSEEN) + _ROW[4] + bytes((GRID_ROWS - 18) * N_KINDS)
+_EMPTY_GRID: Final = array("f", [0.0] * _UNSEEN + [1.0] * N_KINDS
+                           + [0.0] * ((GRID_ROWS - 18) * N_KINDS)).tobytes()
 
 
 # ``receive`` dispatches on the message's class through this table.
@@ -91,7 +95,8 @@ _KINDS: Final[dict[type, int]] = {
 class SeatView:
     """One seat's knowledge of the hand, line by line."""
 
-    __slots__ = ("_agang", "_seen", "_waits", "about", "counts", "drawn", "first", "grid",
+    __slots__ = ("_agang", "_cells", "_seen", "_waits", "about", "counts", "drawn", "first",
+                 "grid",
                  "hidden_kongs", "last_discard", "meld_counts", "melds", "prompt",
                  "river_counts", "rivers", "seat", "wall_left")
 
@@ -116,51 +121,53 @@ class SeatView:
         # Own concealed + every shown meld tile + every discard lying, by kind.
         self._seen: list[int] = [0] * N_KINDS
         self.grid = bytearray(_EMPTY_GRID)  # the encoder's planes (module docstring)
+        self._cells = memoryview(self.grid).cast("f")  # ``grid``'s cells as floats
 
     def _rebuild_grid(self) -> None:
         """Write ``grid`` afresh from the count lists (when the seat or first changes)."""
-        grid = self.grid
+        cells = self._cells
         if not any(self._seen) and not any(self.hidden_kongs):  # nothing seen yet
-            grid[_PLACE:] = bytes(4 * N_KINDS)
+            cells[_PLACE:] = _NO_PLACE
             if self.first >= 0:
                 place = _PLACE + (self.seat - self.first) % SEATS * N_KINDS
-                grid[place:place + N_KINDS] = _ROW[4]
+                cells[place:place + N_KINDS] = _ROW[4]
             return
-        grid[:] = bytes(GRID_ROWS * N_KINDS)
+        self.grid[:] = bytes(len(self.grid))
         me = self.seat
         seen = self._seen
         for t in range(N_KINDS):
             n = self.counts[t]
-            grid[t:t + 4 * N_KINDS:N_KINDS] = _LEVEL_BYTES[max(0, min(n, 4))]
+            cells[t:t + 4 * N_KINDS:N_KINDS] = _LEVELS[max(0, min(n, 4))]
             for seat in range(SEATS):
                 n += self.meld_counts[seat][t] + self.river_counts[seat][t]
             seen[t] = n
-            grid[_UNSEEN + t] = max(4 - n, 0)
+            cells[_UNSEEN + t] = (4 - n) * 0.25 if n < 4 else 0.0
         for seat in range(SEATS):
             rel = (seat - me) % SEATS * N_KINDS
-            grid[_MELDS + rel:_MELDS + rel + N_KINDS] = bytes(self.meld_counts[seat])
-            grid[_RIVERS + rel:_RIVERS + rel + N_KINDS] = bytes(self.river_counts[seat])
-            grid[_HIDDEN + rel:_HIDDEN + rel + N_KINDS] = _ROW[self.hidden_kongs[seat]]
+            for t in range(N_KINDS):
+                cells[_MELDS + rel + t] = self.meld_counts[seat][t] * 0.25
+                cells[_RIVERS + rel + t] = self.river_counts[seat][t] * 0.25
+            cells[_HIDDEN + rel:_HIDDEN + rel + N_KINDS] = _ROW[self.hidden_kongs[seat]]
         if self.first >= 0:
             place = _PLACE + (me - self.first) % SEATS * N_KINDS
-            grid[place:place + N_KINDS] = _ROW[4]
+            cells[place:place + N_KINDS] = _ROW[4]
 
     def _own(self, t: int, n: int) -> None:
         """Own concealed count of ``t`` changed by ``n`` (``counts`` already updated)."""
-        grid = self.grid
-        grid[t:t + 4 * N_KINDS:N_KINDS] = _LEVEL_BYTES[self.counts[t]]
+        cells = self._cells
+        cells[t:t + 4 * N_KINDS:N_KINDS] = _LEVELS[self.counts[t]]
         seen = self._seen[t] + n
         self._seen[t] = seen
-        grid[_UNSEEN + t] = 4 - seen if seen < 4 else 0
+        cells[_UNSEEN + t] = (4 - seen) * 0.25 if seen < 4 else 0.0
 
     def _shown(self, row: int, seat: int, t: int, value: int, n: int) -> None:
         """A meld (``row`` ``_MELDS``) or river (``_RIVERS``) count of ``seat`` is now
         ``value``, changed by ``n``."""
-        grid = self.grid
-        grid[row + (seat - self.seat) % SEATS * N_KINDS + t] = value
+        cells = self._cells
+        cells[row + (seat - self.seat) % SEATS * N_KINDS + t] = value * 0.25
         seen = self._seen[t] + n
         self._seen[t] = seen
-        grid[_UNSEEN + t] = 4 - seen if seen < 4 else 0
+        cells[_UNSEEN + t] = (4 - seen) * 0.25 if seen < 4 else 0.0
 
     # --- lines in -------------------------------------------------------------------
 
@@ -270,7 +277,7 @@ class SeatView:
         if seat != self.seat:
             self.hidden_kongs[seat] += 1
             row = _HIDDEN + (seat - self.seat) % SEATS * N_KINDS
-            self.grid[row:row + N_KINDS] = _ROW[self.hidden_kongs[seat]]
+            self._cells[row:row + N_KINDS] = _ROW[self.hidden_kongs[seat]]
             return
         tile, self._agang = self._agang, None
         if tile is None:  # not ours to apply: the engine only sends magang after agang
