@@ -14,7 +14,7 @@ window the nearest after the discarder) is ``seat``, its legal actions ``legal``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from protocol.messages import Pass, ToAI
 from protocol.tiles import Tile
@@ -28,7 +28,7 @@ _PASS = Pass()
 class EnvTable:
     """One hand driven decision by decision (module docstring)."""
 
-    __slots__ = ("hand", "legal", "lines", "seat", "views")
+    __slots__ = ("before_answer", "hand", "legal", "lines", "seat", "views")
 
     def __init__(self, wall: Sequence[Tile], first: int) -> None:
         self.hand = Hand(wall, first)
@@ -36,6 +36,9 @@ class EnvTable:
         self.lines: list[list[ToAI]] = [[] for _ in range(SEATS)]
         self.legal: list[int] = []  # the actions ``seat`` may take
         self.seat = -1  # the seat to decide; -1 once the hand is over
+        # A check's hook (tests/rulesets/default/mask_check.py): called with the seat
+        # before every answer the table gives the engine, the env's passes included.
+        self.before_answer: Callable[[int], None] | None = None
         self.hand.start()
         self._advance()
 
@@ -51,6 +54,8 @@ class EnvTable:
         passes nobody need decide are played up to the next choice or the end. An
         answer the engine does not accept changes nothing and is returned as is."""
         answer = ANSWERS[action]
+        if self.before_answer is not None:
+            self.before_answer(seat)
         verdict = self.hand.answer(seat, answer)
         if verdict.verdict is not Verdict.ACCEPTED:
             return verdict
@@ -74,6 +79,8 @@ class EnvTable:
             seat = next(iter(waiting))
             view = views[seat]
             if view.only_pass():
+                if self.before_answer is not None:
+                    self.before_answer(seat)
                 hand.answer(seat, _PASS)
                 view.answered(_PASS)
                 continue
