@@ -60,6 +60,8 @@ CORES = (
     "rulesets/default/engine/hand.py",
     "rulesets/default/engine/rng.py",
     "rulesets/default/engine/simulate.py",
+    "rulesets/default/seat_view.py",
+    "rulesets/default/env_table.py",
     "server/seam/seeds.py",
     "rulesets/botzone/tiles.py",
     "rulesets/botzone/judge.py",

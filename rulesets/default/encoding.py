@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rulesets.default.engine.hand import SEATS, Expect
-from rulesets.default.seat_view import WALL_AFTER_DEAL, SeatView
+from rulesets.default.seat_view import GRID_ROWS, WALL_AFTER_DEAL, SeatView
 
 N_KINDS = 34
 N_PLANES = 31
@@ -56,11 +56,10 @@ class Encoder(Protocol):
     def encode(self, view: SeatView) -> Array: ...
 
 
-# The thresholds of the four hand planes (a column, to compare the count row with).
-_LEVELS = np.array([[1.0], [2.0], [3.0], [4.0]], dtype=np.float32)
-# The seats in relative order from each seat: _ORDER[me][k] = (me + k) % 4.
-_ORDER = [[(me + k) % SEATS for k in range(SEATS)] for me in range(SEATS)]
-_PROMPT_PLANE = {Expect.TURN: 19, Expect.DISCARD: 20, Expect.CLAIM: 21, Expect.ROB: 22}
+_SHAPE = (N_PLANES, N_KINDS)
+
+
+assert GRID_ROWS == N_PLANES
 
 
 class DefaultEncoder:
@@ -71,34 +70,25 @@ class DefaultEncoder:
     high = 1.0
 
     def encode(self, view: SeatView) -> Array:
-        out = np.zeros((N_PLANES, N_KINDS), dtype=np.float32)
-        me = view.seat
-        order = _ORDER[me]
-        shown, river = view.meld_counts, view.river_counts
-        # One array of every count row: own hand, then melds and rivers from seat +0 on.
-        rows = np.array([view.counts, shown[order[0]], shown[order[1]], shown[order[2]],
-                         shown[order[3]], river[order[0]], river[order[1]], river[order[2]],
-                         river[order[3]]], dtype=np.float32)
-        out[0:4] = rows[0] >= _LEVELS
-        drawn = view.drawn
-        if drawn is not None and view.prompt is Expect.TURN:
-            out[4, drawn] = 1.0
-        out[5:13] = rows[1:9] * 0.25
-        hidden = view.hidden_kongs
-        for k in range(SEATS):
-            if hidden[order[k]]:
-                out[13 + k] = hidden[order[k]] * 0.25
-        out[17] = np.maximum(4.0 - rows.sum(axis=0), 0.0) * 0.25
+        # The count-based planes (hand, melds, rivers, concealed kongs, unseen, place)
+        # are kept by the view as float32 cells (``SeatView.grid``); the rest depends
+        # on the prompt and is written here.
+        out: Array = np.ndarray(_SHAPE, np.float32, view.grid).copy()
         prompt = view.prompt
         if prompt is not None:
-            out[_PROMPT_PLANE[prompt]] = 1.0
+            if prompt is Expect.TURN:
+                out[19] = 1.0
+                drawn = view.drawn
+                if drawn is not None:
+                    out[4, drawn] = 1.0
+            else:
+                out[20 if prompt is Expect.DISCARD else 21 if prompt is Expect.CLAIM
+                    else 22] = 1.0
             about = view.about
             if about is not None:
                 out[18, about[1]] = 1.0
-                rel = (about[0] - me) % SEATS
+                rel = (about[0] - view.seat) % SEATS
                 if rel:
                     out[22 + rel] = 1.0
         out[26] = max(view.wall_left, 0) / WALL_AFTER_DEAL
-        if view.first >= 0:
-            out[27 + (me - view.first) % SEATS] = 1.0
         return out

@@ -3,7 +3,10 @@
 ``env(**options)`` is ``raw_env(**options)`` in PettingZoo's order-enforcing
 wrapper, found as PettingZoo's own environments are (``chess_v6.env()``). One
 episode is one hand of ``rulesets.default.engine.hand.Hand``, the engine that
-judges real matches, driven in-process.
+judges real matches, driven in-process. The per-turn loop (the engine, the four
+seat views, who decides) is ``rulesets.default.env_table.EnvTable``, a pure module
+the optional compiled build (``tools/build_mypyc.py``) covers; this module is the
+PettingZoo shell around it.
 
 * Agents ``player_0``..``player_3`` are seats 0..3.
 * Actions: ``Discrete(128)``, one per protocol answer (``rulesets.default.actions``:
@@ -73,6 +76,7 @@ from rulesets.default.engine.legacy_log import format_legacy_log
 from rulesets.default.engine.record import event_json, input_json, legacy_log
 from rulesets.default.engine.rng import deal
 from rulesets.default.engine.simulate import InProcessBot, resolve_bot
+from rulesets.default.env_table import EnvTable
 from rulesets.default.seat_view import SeatView
 from server.training.errors import IllegalActionError
 
@@ -135,10 +139,11 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
         self.seed: int | None = None  # the deals' seed, and the next deal's number
         self.deal_index = 0
         self.episode = 0  # counts resets (bot actors start fresh bots on a new one)
+        self.table: EnvTable | None = None  # the hand, its seat views and lines
+        self._rewards_cleared = False  # whether ``rewards`` holds PettingZoo's cleared 0s
         self.hand: Hand | None = None
         self.views: list[SeatView] = []
         self._lines: list[list[ToAI]] = []
-        self._legal: list[int] = []
         self._game: tuple[int, int] | None = None  # (seed, deal) of this hand, if dealt so
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -165,44 +170,27 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
         self.episode += 1
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._rewards_cleared = False
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
-        self.hand = hand = Hand(wall, first)
-        self.views = [SeatView() for _ in range(SEATS)]
-        self._lines = [[] for _ in range(SEATS)]
-        hand.start()
-        self._advance()
+        self.table = table = EnvTable(wall, first)
+        self.hand, self.views, self._lines = table.hand, table.views, table.lines
+        self._advanced()
 
-    def _deliver(self) -> None:
-        assert self.hand is not None
-        views, lines = self.views, self._lines
-        for seat, message in self.hand.drain():
-            views[seat].receive(message)
-            lines[seat].append(message)
+    def _advanced(self) -> None:
+        """After the table played up to the next real choice or the end."""
+        table = self.table
+        assert table is not None
+        if table.seat < 0:
+            self._finish()
+        else:
+            self.agent_selection = AGENTS[table.seat]
 
-    def _advance(self) -> None:
-        """Play the passes nobody need decide, up to the next real choice or the end."""
-        hand = self.hand
-        assert hand is not None
-        waiting = hand.waiting
-        while True:
-            self._deliver()
-            if hand.result is not None:
-                self._finish()
-                return
-            # During a claim window ``waiting`` lists the responders nearest first.
-            seat = next(iter(waiting))
-            view = self.views[seat]
-            legal = view.legal_actions()
-            if legal == [PASS]:
-                hand.answer(seat, _PASS)
-                view.answered(_PASS)
-                continue
-            self._legal = legal
-            self.agent_selection = AGENTS[seat]
-            return
+    @property
+    def _legal(self) -> list[int]:
+        return [] if self.table is None else self.table.legal
 
     def _finish(self) -> None:
         hand = self.hand
@@ -214,43 +202,60 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
             "result": "draw" if result.kind is None else result.kind.name.lower(),
             "winner": result.winner, "payer": result.payer, "fan_total": result.fan_total,
         }
+        self._rewards_cleared = False
         for seat, agent in enumerate(AGENTS):
             self.rewards[agent] = float(scores[seat])
             self.terminations[agent] = True
             self.infos[agent] = dict(info, scores=list(scores))
-        self._legal = []
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        hand = self.hand
-        assert hand is not None and action is not None
-        seat = self.agent_name_mapping[agent]
+        table = self.table
+        assert table is not None and action is not None
         a = int(action)
-        if a not in self._legal:
+        legal = table.legal
+        if a not in legal:
             shown = describe(a) if 0 <= a < N_ACTIONS else "out of range"
             raise IllegalActionError(
                 f"{agent}: action {a} ({shown}) is not legal now; legal: "
-                + ", ".join(f"{x} ({describe(x)})" for x in sorted(self._legal)))
-        answer = ANSWERS[a]
-        verdict = hand.answer(seat, answer)
+                + ", ".join(f"{x} ({describe(x)})" for x in sorted(legal)))
+        verdict = table.play(table.seat, a)
         if verdict.verdict is not Verdict.ACCEPTED:  # the mask and the engine disagree
             raise RuntimeError(f"bug: {agent}'s legal {describe(a)} was "
                                f"{verdict.verdict.value} by the engine: {verdict.reason}")
-        self.views[seat].answered(answer)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        self._advance()
-        self._accumulate_rewards()
+        if not self._rewards_cleared:  # PettingZoo's _clear_rewards: only 0 (int) until the end
+            self._clear_rewards()
+            self._rewards_cleared = True
+        # Rewards are 0 until the hand ends (every step after it is a dead step), so
+        # accumulating them changes something only on the last step.
+        if table.seat < 0:
+            self._finish()
+            self._accumulate_rewards()
+        else:
+            self.agent_selection = AGENTS[table.seat]
 
     def observe(self, agent: str) -> Observation:
         seat = self.agent_name_mapping[agent]
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask[self._legal] = 1
-        return {"observation": self.encoder.encode(self.views[seat]), "action_mask": mask}
+        table = self.table
+        if agent == self.agent_selection and not self.terminations.get(agent, True) \
+                and table is not None:
+            mask = table.mask()
+        else:
+            mask = bytearray(N_ACTIONS)
+        return {"observation": self.encoder.encode(self.views[seat]),
+                "action_mask": np.frombuffer(mask, np.int8)}
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool,
+                                                  dict[str, Any]]:
+        """PettingZoo's ``last``, the same answer with fewer calls (it runs every step)."""
+        agent = self.agent_selection
+        assert agent is not None
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def legal_actions(self) -> list[int]:
         """The actions the selected agent may take (what its mask allows), sorted."""

@@ -13,10 +13,16 @@ kongs when the server broadcasts them. ``legal_actions`` lists the actions
 property tests check it against ``Hand.check`` decision by decision.
 
 The state is kept as plain count lists, updated line by line, so an encoder
-reads it without rebuilding anything.
+reads it without rebuilding anything. ``grid`` mirrors them as the default
+encoder's count-based planes (``rulesets.default.encoding``), in this seat's
+relative order, as the float32 values of the observation, written cell by cell as
+the lines come: the encoder copies it into its observation with one numpy call.
 """
 
 from __future__ import annotations
+
+from array import array
+from typing import Any, Final
 
 from protocol.messages import (
     AGang,
@@ -56,15 +62,43 @@ def _chi_choices(t: int) -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
-_CHI_CHOICES = tuple(_chi_choices(t) for t in range(N_KINDS))
+_CHI_CHOICES: Final = tuple(_chi_choices(t) for t in range(N_KINDS))
+
+# The rows of ``SeatView.grid`` (the default encoder's planes, 34 float32 cells each):
+# own hand at least 1..4, melds and rivers of seat +0..+3 (count / 4), concealed
+# kongs of seat +0..+3 (/ 4), unseen copies (/ 4), the place after first.
+GRID_ROWS: Final = 31
+_MELDS: Final = 5 * N_KINDS
+_RIVERS: Final = 9 * N_KINDS
+_HIDDEN: Final = 13 * N_KINDS
+_UNSEEN: Final = 17 * N_KINDS
+_PLACE: Final = 27 * N_KINDS
+# A hand count's four level bytes (rows 0..3 of its column), and a constant row.
+_LEVELS: Final = tuple(memoryview(array("f", [1.0 if n > level else 0.0 for level in range(4)]))
+                       for n in range(5))
+_ROW: Final = tuple(memoryview(array("f", [n * 0.25] * N_KINDS)) for n in range(5))
+_NO_PLACE: Final = memoryview(array("f", [0.0] * (4 * N_KINDS)))
+# Before the deal: nothing seen, four unseen copies of every kind.
+_EMPTY_GRID: Final = array("f", [0.0] * _UNSEEN + [1.0] * N_KINDS
+                           + [0.0] * ((GRID_ROWS - 18) * N_KINDS)).tobytes()
+
+
+# ``receive`` dispatches on the message's class through this table.
+_MPICK, _MOUT, _PICK, _MPENG, _MCHI, _MGANG, _MAGANG, _MJGANG, _ID, _FIRST, _INIT, _OTHER = \
+    range(12)
+_KINDS: Final[dict[type, int]] = {
+    MPick: _MPICK, MOut: _MOUT, Pick: _PICK, MPeng: _MPENG, MChi: _MCHI, MGang: _MGANG,
+    MAGang: _MAGANG, MJGang: _MJGANG, Id: _ID, First: _FIRST, Init: _INIT,
+}
 
 
 class SeatView:
     """One seat's knowledge of the hand, line by line."""
 
-    __slots__ = ("_agang", "_waits", "about", "counts", "drawn", "first", "hidden_kongs",
-                 "last_discard", "meld_counts", "melds", "prompt", "river_counts", "rivers",
-                 "seat", "wall_left")
+    __slots__ = ("_agang", "_cells", "_seen", "_waits", "about", "counts", "drawn", "first",
+                 "grid",
+                 "hidden_kongs", "last_discard", "meld_counts", "melds", "prompt",
+                 "river_counts", "rivers", "seat", "wall_left")
 
     def __init__(self) -> None:
         self.seat = -1
@@ -84,63 +118,109 @@ class SeatView:
         self.about: tuple[int, Tile] | None = None  # the discard or added kong asked about
         self._agang: Tile | None = None  # our agang, until ``magang`` confirms it
         self._waits: frozenset[int] | None = None  # of the concealed hand, until it changes
+        # Own concealed + every shown meld tile + every discard lying, by kind.
+        self._seen: list[int] = [0] * N_KINDS
+        self.grid = bytearray(_EMPTY_GRID)  # the encoder's planes (module docstring)
+        self._cells = memoryview(self.grid).cast("f")  # ``grid``'s cells as floats
+
+    def _rebuild_grid(self) -> None:
+        """Write ``grid`` afresh from the count lists (when the seat or first changes)."""
+        cells = self._cells
+        if not any(self._seen) and not any(self.hidden_kongs):  # nothing seen yet
+            cells[_PLACE:] = _NO_PLACE
+            if self.first >= 0:
+                place = _PLACE + (self.seat - self.first) % SEATS * N_KINDS
+                cells[place:place + N_KINDS] = _ROW[4]
+            return
+        self.grid[:] = bytes(len(self.grid))
+        me = self.seat
+        seen = self._seen
+        for t in range(N_KINDS):
+            n = self.counts[t]
+            cells[t:t + 4 * N_KINDS:N_KINDS] = _LEVELS[max(0, min(n, 4))]
+            for seat in range(SEATS):
+                n += self.meld_counts[seat][t] + self.river_counts[seat][t]
+            seen[t] = n
+            cells[_UNSEEN + t] = (4 - n) * 0.25 if n < 4 else 0.0
+        for seat in range(SEATS):
+            rel = (seat - me) % SEATS * N_KINDS
+            for t in range(N_KINDS):
+                cells[_MELDS + rel + t] = self.meld_counts[seat][t] * 0.25
+                cells[_RIVERS + rel + t] = self.river_counts[seat][t] * 0.25
+            cells[_HIDDEN + rel:_HIDDEN + rel + N_KINDS] = _ROW[self.hidden_kongs[seat]]
+        if self.first >= 0:
+            place = _PLACE + (me - self.first) % SEATS * N_KINDS
+            cells[place:place + N_KINDS] = _ROW[4]
+
+    def _own(self, t: int, n: int) -> None:
+        """Own concealed count of ``t`` changed by ``n`` (``counts`` already updated)."""
+        cells = self._cells
+        cells[t:t + 4 * N_KINDS:N_KINDS] = _LEVELS[self.counts[t]]
+        seen = self._seen[t] + n
+        self._seen[t] = seen
+        cells[_UNSEEN + t] = (4 - seen) * 0.25 if seen < 4 else 0.0
+
+    def _shown(self, row: int, seat: int, t: int, value: int, n: int) -> None:
+        """A meld (``row`` ``_MELDS``) or river (``_RIVERS``) count of ``seat`` is now
+        ``value``, changed by ``n``."""
+        cells = self._cells
+        cells[row + (seat - self.seat) % SEATS * N_KINDS + t] = value * 0.25
+        seen = self._seen[t] + n
+        self._seen[t] = seen
+        cells[_UNSEEN + t] = (4 - seen) * 0.25 if seen < 4 else 0.0
 
     # --- lines in -------------------------------------------------------------------
 
     def receive(self, message: ToAI) -> None:
         """Apply one line the server sent this seat."""
-        kind = type(message)
-        me = self.seat
-        if kind is MPick:
+        kind = _KINDS.get(type(message), _OTHER)
+        m: Any = message  # its type is ``kind``'s (a look-up, not a chain of isinstance)
+        if kind == _MPICK:
             self.wall_left -= 1
             self.last_discard = None
-        elif kind is MOut:
-            assert isinstance(message, MOut)
-            seat, tile = message.seat, message.tile
+        elif kind == _MOUT:
+            seat, tile = m.seat, m.tile
             self.rivers[seat].append(tile)
-            self.river_counts[seat][tile] += 1
+            river = self.river_counts[seat]
+            river[tile] += 1
+            self._shown(_RIVERS, seat, tile, river[tile], 1)
             self.last_discard = (seat, tile)
-            if seat != me:
+            if seat != self.seat:
                 self.prompt = Expect.CLAIM
                 self.about = (seat, tile)
-        elif kind is Pick:
-            assert isinstance(message, Pick)
-            tile = message.tile
+        elif kind == _PICK:
+            tile = m.tile
             self.counts[tile] += 1
+            self._own(tile, 1)
             self._waits = None
             self.drawn = tile
             self.wall_left -= 1
             self.last_discard = None
             self.prompt = Expect.TURN
             self.about = None
-        elif kind is MPeng:
-            assert isinstance(message, MPeng)
-            self._claim(message.seat, Meld(MeldKind.PUNG, message.tile), message.tile)
-        elif kind is MChi:
-            assert isinstance(message, MChi)
-            low = message.tile
+        elif kind == _MPENG:
+            self._claim(m.seat, Meld(MeldKind.PUNG, m.tile), m.tile)
+        elif kind == _MCHI:
+            low = m.tile
             last = self.last_discard
             claimed = last[1] if last is not None and 0 <= last[1] - low <= 2 else low
-            self._claim(message.seat, Meld(MeldKind.CHOW, low), claimed)
-        elif kind is MGang:
-            assert isinstance(message, MGang)
-            self._claim(message.seat, Meld(MeldKind.KONG, message.tile), message.tile)
-        elif kind is MAGang:
-            assert isinstance(message, MAGang)
-            self._concealed_kong(message.seat)
-        elif kind is MJGang:
-            assert isinstance(message, MJGang)
-            self._added_kong(message.seat, message.tile)
-        elif kind is Id:
-            assert isinstance(message, Id)
-            self.seat = message.seat
-        elif kind is First:
-            assert isinstance(message, First)
-            self.first = message.seat
-        elif kind is Init:
-            assert isinstance(message, Init)
-            for t in message.tiles:
+            self._claim(m.seat, Meld(MeldKind.CHOW, low), claimed)
+        elif kind == _MGANG:
+            self._claim(m.seat, Meld(MeldKind.KONG, m.tile), m.tile)
+        elif kind == _MAGANG:
+            self._concealed_kong(m.seat)
+        elif kind == _MJGANG:
+            self._added_kong(m.seat, m.tile)
+        elif kind == _ID:
+            self.seat = m.seat
+            self._rebuild_grid()
+        elif kind == _FIRST:
+            self.first = m.seat
+            self._rebuild_grid()
+        elif kind == _INIT:
+            for t in m.tiles:
                 self.counts[t] += 1
+                self._own(t, 1)
             self._waits = None
         # mfail (a lost chow) and mhu (the end) change nothing.
 
@@ -151,9 +231,12 @@ class SeatView:
             tile = answer.tile
             me = self.seat
             self.counts[tile] -= 1
+            self._own(tile, -1)
             self._waits = None
             self.rivers[me].append(tile)
-            self.river_counts[me][tile] += 1
+            river = self.river_counts[me]
+            river[tile] += 1
+            self._shown(_RIVERS, me, tile, river[tile], 1)
             self.last_discard = (me, tile)
             self.drawn = None
         elif type(answer) is AGang:
@@ -169,17 +252,22 @@ class SeatView:
             river = self.rivers[owner]
             if river and river[-1] == claimed:
                 river.pop()
-                self.river_counts[owner][claimed] -= 1
+                counts = self.river_counts[owner]
+                counts[claimed] -= 1
+                self._shown(_RIVERS, owner, claimed, counts[claimed], -1)
             self.last_discard = None
         self.melds[seat].append(meld)
         shown = self.meld_counts[seat]
         for t in meld.tiles:
             shown[t] += 1
+            self._shown(_MELDS, seat, t, shown[t], 1)
         if seat == self.seat:
             counts = self.counts
             for t in meld.tiles:  # all but the claimed tile came from the hand
                 counts[t] -= 1
+                self._own(t, -1)
             counts[claimed] += 1
+            self._own(claimed, 1)
             self._waits = None
             if meld.kind is not MeldKind.KONG:
                 self.prompt = Expect.DISCARD
@@ -188,14 +276,18 @@ class SeatView:
     def _concealed_kong(self, seat: int) -> None:
         if seat != self.seat:
             self.hidden_kongs[seat] += 1
+            row = _HIDDEN + (seat - self.seat) % SEATS * N_KINDS
+            self._cells[row:row + N_KINDS] = _ROW[self.hidden_kongs[seat]]
             return
         tile, self._agang = self._agang, None
         if tile is None:  # not ours to apply: the engine only sends magang after agang
             return
         self.counts[tile] -= 4
+        self._own(tile, -4)
         self._waits = None
         self.melds[seat].append(Meld(MeldKind.CONCEALED_KONG, tile))
         self.meld_counts[seat][tile] += 4
+        self._shown(_MELDS, seat, tile, self.meld_counts[seat][tile], 4)
         self.drawn = None
 
     def _added_kong(self, seat: int, tile: Tile) -> None:
@@ -205,8 +297,10 @@ class SeatView:
                 melds[i] = Meld(MeldKind.KONG, tile)
                 break
         self.meld_counts[seat][tile] += 1
+        self._shown(_MELDS, seat, tile, self.meld_counts[seat][tile], 1)
         if seat == self.seat:
             self.counts[tile] -= 1
+            self._own(tile, -1)
             self._waits = None
             self.drawn = None
         else:
@@ -263,7 +357,17 @@ class SeatView:
         answer such a prompt themselves)."""
         prompt = self.prompt
         if prompt is Expect.CLAIM:
-            return self.legal_actions() == [PASS]
+            about = self.about
+            assert about is not None
+            owner, t = about
+            counts = self.counts
+            if counts[t] >= 2:
+                return False  # peng
+            if owner == (self.seat - 1) % SEATS:
+                for _action, a, b in _CHI_CHOICES[t]:
+                    if counts[a] and counts[b]:
+                        return False
+            return t not in self.waits()
         if prompt is Expect.ROB:
             about = self.about
             assert about is not None

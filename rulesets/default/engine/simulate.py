@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import sample_ai
 from protocol.messages import FromAI, ToAI
 from rulesets.default.engine.hand import SEATS, Hand, HandResult, Verdict
 from rulesets.default.engine.rng import deal
@@ -40,7 +41,10 @@ SAMPLE_BOTS: dict[str, str] = BUILTIN_BOTS
 # bots as this package; when it is there, the names above load the copy. The files
 # under sample_ai/ stay plain Python, for students to subclass and step through.
 COMPILED_BOTS = "_compiled_bots"
-_CHECKOUT = Path(__file__).resolve().parents[3]  # where the build puts the copy
+# Where the build puts the copy: beside sample_ai/ (the checkout's root). Found from
+# sample_ai, which stays plain: compiled, this module's ``__file__`` names the build's
+# shared library in protocol/, and the copy was never found.
+_CHECKOUT = Path(str(sample_ai.__file__)).resolve().parents[1]
 
 
 def _sample_target(spec: str) -> str:

@@ -13,12 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
-import pytest
 
-from protocol.messages import FromAI
-from rulesets.default import env as env_module
 from rulesets.default.actions import ANSWERS, HU, N_ACTIONS, PASS, describe
-from rulesets.default.engine.hand import Answer, Hand, Verdict
+from rulesets.default.engine.hand import Hand, Verdict
 from rulesets.default.env import raw_env
 
 
@@ -39,36 +36,41 @@ def engine_accepts(hand: Hand, seat: int) -> set[int]:
 def play_checked(games: int, seed: int) -> Stats:
     stats = Stats()
     env = raw_env()
-
-    class CheckedHand(Hand):
-        def answer(self, seat: int, message: FromAI) -> Answer:
-            for waiting in self.waiting:
-                if (len(self.events), waiting) in seen:
-                    continue  # compared already in this window
-                seen.add((len(self.events), waiting))
-                legal = set(env.views[waiting].legal_actions())
-                accepted = engine_accepts(self, waiting)
-                stats.checks += N_ACTIONS
-                stats.seat_checks += 1
-                stats.only_pass += legal == {PASS}
-                assert legal == accepted, (
-                    f"seat {waiting}: the mask allows {sorted(map(describe, legal - accepted))}"
-                    f" the engine refuses, forbids {sorted(map(describe, accepted - legal))} "
-                    "it accepts")
-            return super().answer(seat, message)
-
     seen: set[tuple[int, int]] = set()
+
+    def check(seat: int) -> None:  # before every answer the engine gets
+        table = env.table
+        assert table is not None
+        hand = table.hand
+        for waiting in hand.waiting:
+            if (len(hand.events), waiting) in seen:
+                continue  # compared already in this window
+            seen.add((len(hand.events), waiting))
+            view = table.views[waiting]
+            legal = set(view.legal_actions())
+            accepted = engine_accepts(hand, waiting)
+            stats.checks += N_ACTIONS
+            stats.seat_checks += 1
+            stats.only_pass += legal == {PASS}
+            assert legal == accepted, (
+                f"seat {waiting}: the mask allows {sorted(map(describe, legal - accepted))}"
+                f" the engine refuses, forbids {sorted(map(describe, accepted - legal))} "
+                "it accepts")
+            assert view.only_pass() == (legal == {PASS}), f"seat {waiting}: only_pass"
+
     rng = np.random.default_rng(seed)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(env_module, "Hand", CheckedHand)
-        for game in range(games):
-            env.reset(seed=seed * 1_000_000 + game)
-            seen.clear()
-            while not all(env.terminations.values()):
-                mask = env.observe(env.agent_selection)["action_mask"]
-                # Random, but winning whenever it can, so that wins are met too.
-                action = HU if mask[HU] else int(rng.choice(np.flatnonzero(mask)))
-                stats.decisions += 1
-                stats.kinds[describe(action).split()[0]] += 1
-                env.step(action)
+    for game in range(games):
+        env.reset(seed=seed * 1_000_000 + game)
+        table = env.table
+        assert table is not None
+        assert not table.hand.inputs  # nothing was answered before the hook is in
+        table.before_answer = check
+        seen.clear()
+        while not all(env.terminations.values()):
+            mask = env.observe(env.agent_selection)["action_mask"]
+            # Random, but winning whenever it can, so that wins are met too.
+            action = HU if mask[HU] else int(rng.choice(np.flatnonzero(mask)))
+            stats.decisions += 1
+            stats.kinds[describe(action).split()[0]] += 1
+            env.step(action)
     return stats

@@ -313,3 +313,13 @@ def test_simulated_hands_are_pinned_greedy_and_random() -> None:
     assert points == [(24, -8, -8, -8), (-4, -8, 16, -4), (15, -5, -5, -5),
                       (-7, -4, 15, -4), (-4, -4, 15, -7), (14, -6, -4, -4)]
     assert digest == "05cc795ed392a3496c0d45b4787d312c7ed06cca9a0752dc1b405a4f14c0d258"
+
+
+def test_the_compiled_copy_of_the_sample_bots_is_looked_for_beside_sample_ai() -> None:
+    # Compiled, simulate's own __file__ names the build's shared library (in protocol/),
+    # so a path derived from it missed the copy and the sample bots ran plain.
+    import sample_ai
+    from rulesets.default.engine import simulate
+
+    assert Path(str(sample_ai.__file__)).resolve().parents[1] == simulate._CHECKOUT
+    assert (simulate._CHECKOUT / "sample_ai" / "random_bot.py").is_file()
