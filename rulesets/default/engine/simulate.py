@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from protocol.compiled import compiled
 from protocol.messages import FromAI, ToAI
 from rulesets.default.engine.hand import SEATS, Hand, HandResult, Verdict
 from rulesets.default.engine.rng import deal
@@ -44,12 +45,14 @@ _CHECKOUT = Path(__file__).resolve().parents[3]  # where the build puts the copy
 
 
 def _sample_target(spec: str) -> str:
-    """What a spec names: a sample AI's module:Class (its compiled copy if built)."""
+    """What a spec names: a sample AI's module:Class (its compiled copy if the core is
+    compiled: not when ``MAHJONG_PURE=1`` or an outdated build puts it aside)."""
     target = SAMPLE_BOTS.get(spec)
     if target is None:
         return spec
     module, _, attr = target.partition(":")
-    if module.startswith("sample_ai.") and (_CHECKOUT / COMPILED_BOTS / "__init__.py").is_file():
+    if (module.startswith("sample_ai.") and compiled()
+            and (_CHECKOUT / COMPILED_BOTS / "__init__.py").is_file()):
         on_path(str(_CHECKOUT))
         return f"{COMPILED_BOTS}{module.removeprefix('sample_ai')}:{attr}"
     return target
