@@ -23,7 +23,6 @@ on stderr, what plain Python costs and how to get the compiled core.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -71,13 +70,19 @@ def _fingerprint(path: Path) -> tuple[int, int]:
     return info.st_size, info.st_mtime_ns
 
 
+def _digest(path: Path) -> str:
+    import hashlib  # only when a source's size or time changed: most processes never do
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def write_manifest(sources: Iterable[str], root: Path = ROOT) -> Path:
     """Record the sources a build compiled (paths relative to ``root``)."""
     lines = []
     for source in sources:
         path = root / source
         size, mtime = _fingerprint(path)
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = _digest(path)
         lines.append(f"{digest} {size} {mtime} {source}\n")
     manifest = root / "protocol" / MANIFEST
     manifest.write_text("".join(lines))
@@ -98,7 +103,7 @@ def changed_source(root: Path = ROOT) -> str | None:
         try:
             if _fingerprint(path) == (int(size), int(mtime)):
                 continue
-            if hashlib.sha256(path.read_bytes()).hexdigest() == digest:
+            if _digest(path) == digest:
                 continue
         except OSError:
             pass
