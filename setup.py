@@ -48,8 +48,10 @@ def _compiler_problem() -> str | None:
         probe.write_text("#include <Python.h>\nint probe(void) { return 0; }\n")
         try:
             compiler.compile([str(probe)], output_dir=tmp, include_dirs=[get_python_inc()])
-        except Exception as error:  # CompileError, or whatever a broken toolchain raises
-            return f"no working C compiler: {error}".strip()
+        except Exception:  # CompileError, or whatever a broken toolchain raises
+            command = getattr(compiler, "compiler_so", None) or ["cc"]
+            return (f"no working C compiler: {command[0]!r} could not compile a file that "
+                    "includes Python.h")
     return None
 
 

@@ -198,8 +198,8 @@ def status() -> int:
              "    origin = found.origin if found else None\n"
              "    print(name, 'compiled' if origin and origin.endswith('.so') else\n"
              "          'plain' if origin else 'absent')\n"
-             "print('the core:', compiled.STATE, '' if compiled.compiled() else\n"
-             "      '(plain Python: ' + compiled.notice() + ')')\n")
+             "print('the core:', compiled.STATE)\n"
+             "print(compiled.notice() or '', end='')\n")
     done = subprocess.run([sys.executable, "-c", probe, *names], cwd=ROOT,
                           capture_output=True, text=True, check=False)
     print(done.stdout + done.stderr, end="")
