@@ -189,6 +189,12 @@ class HandRecord:
     winner: int | None  # the player who won, None for a draw
     kind: str | None  # the win kind's name in lower case, as ``Summary.wins`` keys it
 
+    def __reduce__(self) -> tuple[type[HandRecord], tuple[Any, ...]]:
+        # Rebuilt through the constructor: compiled (mypyc), a frozen dataclass cannot
+        # be unpickled field by field (--jobs and --cluster send these between processes).
+        return (HandRecord, (self.h, self.points, self.illegal, self.errors, self.winner,
+                             self.kind))
+
 
 def seated(h: int) -> list[int]:
     """The player at each seat in hand ``h``: the players rotate one seat every hand."""
