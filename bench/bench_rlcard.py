@@ -13,9 +13,10 @@ median of the rounds are printed, with the load average. Measured:
   ``env.run(is_training=False)`` with four ``RandomAgent``s, and steps per second of
   an ``env.step`` loop with a random legal action;
 * ours: ``server simulate``'s code (``rulesets.default.engine.simulate.simulate``) with
-  four random bots, plain Python, and compiled when ``tools/build_mypyc.py`` has
-  been run (the plain figure is then taken with the compiled files ignored, so both
-  come from the same checkout in the same run);
+  four random bots, plain Python, and compiled when the install built the compiled
+  core (the plain figure is then taken with ``MAHJONG_PURE=1``, which ignores the
+  compiled files: ``protocol.compiled``; so both come from the same checkout in the
+  same run);
 * our training environments where they exist (``rulesets/<ruleset>/env.py``: Botzone
   classic and duplicate, the default ruleset, NOI 2014), steps per second of
   PettingZoo's loop on ``raw_env`` (``env botzone ...``) and, for Botzone, on
@@ -54,26 +55,6 @@ ENVS: dict[str, tuple[str, dict[str, Any], str]] = {  # label: (module, options,
 
 
 # --- the measurements, each run in a child process ---------------------------------------
-
-
-def _plain_only() -> None:
-    """Ignore compiled extensions inside the checkout: plain Python, as without a build."""
-    import importlib.machinery as machinery
-
-    root = str(ROOT)
-    venv = os.path.abspath(sys.prefix)  # a venv inside the checkout keeps its extensions
-    source = (machinery.SourceFileLoader, machinery.SOURCE_SUFFIXES)
-    plain_hook = machinery.FileFinder.path_hook(source)
-    default_hook = sys.path_hooks[-1]
-
-    def hook(path: str) -> Any:
-        where = os.path.abspath(path or ".")
-        if where.startswith(root) and not where.startswith(venv):
-            return plain_hook(path)
-        return default_hook(path)
-
-    sys.path_hooks[-1] = hook
-    sys.path_importer_cache.clear()
 
 
 def _timed(seconds: float, step: Callable[[int], int]) -> dict[str, float]:
@@ -152,9 +133,7 @@ def env_steps(label: str, seconds: float) -> dict[str, float]:
     return _timed(seconds, game)
 
 
-def child(item: str, plain: bool, seconds: float) -> None:
-    if plain:
-        _plain_only()
+def child(item: str, seconds: float) -> None:
     sys.path.insert(0, str(ROOT))
     if item == "rlcard hands":
         result = rlcard_hands(seconds)
@@ -173,7 +152,10 @@ def child(item: str, plain: bool, seconds: float) -> None:
 
 
 def compiled_build() -> bool:
-    return any((ROOT / "rulesets/default/engine").glob("hand.cpython-*"))
+    sys.path.insert(0, str(ROOT))
+    from protocol.compiled import compiled
+
+    return compiled()
 
 
 def plan(rounds_have_compiled: bool) -> tuple[list[tuple[str, str, bool]], list[str]]:
@@ -183,7 +165,7 @@ def plan(rounds_have_compiled: bool) -> tuple[list[tuple[str, str, bool]], list[
     notes: list[str] = []
     modes = [("plain", True), ("compiled", False)] if rounds_have_compiled else [("plain", True)]
     if not rounds_have_compiled:
-        notes.append("no compiled build (tools/build_mypyc.py): plain Python only")
+        notes.append("no compiled core (or MAHJONG_PURE=1): plain Python only")
     for mode, plain in modes:
         items.append((f"simulate hands/s ({mode})", "simulate hands", plain))
     for label, (module, _, _) in ENVS.items():
@@ -196,9 +178,12 @@ def plan(rounds_have_compiled: bool) -> tuple[list[tuple[str, str, bool]], list[
 
 
 def measure(item: str, plain: bool, seconds: float) -> dict[str, float]:
+    from protocol.compiled import FORCE
+
     args = [sys.executable, str(Path(__file__).resolve()), "--child", item,
-            "--seconds", str(seconds)] + (["--plain"] if plain else [])
-    done = subprocess.run(args, capture_output=True, text=True, check=False, cwd=ROOT)
+            "--seconds", str(seconds)]
+    env = {**os.environ, FORCE: "1" if plain else ""}  # plain: the compiled core ignored
+    done = subprocess.run(args, capture_output=True, text=True, check=False, cwd=ROOT, env=env)
     if done.returncode != 0:
         raise RuntimeError(f"{item}: the measuring process failed:\n{done.stderr[-3000:]}")
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -211,14 +196,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0,
                         help="CPU seconds per measurement and round")
     parser.add_argument("--child", help=argparse.SUPPRESS)
-    parser.add_argument("--plain", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0:
         print("bench_rlcard: --rounds must be at least 1 and --seconds positive",
               file=sys.stderr)
         return 2
     if args.child:
-        child(args.child, args.plain, args.seconds)
+        child(args.child, args.seconds)
         return 0
     if importlib.util.find_spec("rlcard") is None:
         print(f"bench_rlcard: RLCard is not installed; it is not a dependency of the "

@@ -1,5 +1,6 @@
 """The wire vocabulary: tiles, messages and line framing. Pure: no I/O."""
 
+from protocol import compiled  # noqa: F401  (first: MAHJONG_PURE acts before a compiled module)
 from protocol.framing import MAX_LINE, FramingError, LineBuffer, decode_line, encode_line
 from protocol.messages import (
     FROM_AI,

@@ -1,5 +1,6 @@
 """Hand analysis, the fan table and settlement. Pure: no I/O."""
 
+import protocol.compiled  # noqa: F401  (first: MAHJONG_PURE acts before a compiled module)
 from scoring.analysis import (
     Decomposition,
     decompositions,

@@ -13,3 +13,6 @@ Subpackages, from the bottom up (ARCHITECTURE.md draws the map):
 
 The shell reaches a ruleset only through ``server.seam.registry``.
 """
+
+import protocol.compiled  # noqa: F401  (first: MAHJONG_PURE acts before a compiled module)
+

@@ -61,6 +61,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from protocol.compiled import note_plain
 from rulesets.botzone.course_agent import CourseAgent, course_response
 from rulesets.botzone.course_table import CourseTable
 from rulesets.botzone.encoders import CourseFeatures
@@ -116,6 +117,7 @@ class MahjongGBEnv:
     agent_names: ClassVar[list[str]] = [f"player_{i}" for i in range(1, 5)]
 
     def __init__(self, config: Mapping[str, Any]) -> None:
+        note_plain()  # once, on stderr, when the compiled core is not in use
         if "agent_clz" not in config:
             raise ValueError("must specify agent_clz to process features!")
         self.agentclz = config["agent_clz"]

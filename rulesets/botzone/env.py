@@ -53,6 +53,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.wrappers import order_enforcing
 
+from protocol.compiled import note_plain
 from rulesets.botzone.encoders import DefaultEncoder, Encoder
 from rulesets.botzone.judge import Judge
 from rulesets.botzone.seat_view import (
@@ -90,6 +91,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     def __init__(self, variant: str = "duplicate", encoder: Encoder | None = None,
                  render_mode: str | None = None) -> None:
         super().__init__()
+        note_plain()  # once, on stderr, when the compiled core is not in use
         check_variant(variant)
         self.variant = variant
         self.encoder: Encoder = encoder if encoder is not None else DefaultEncoder()

@@ -58,6 +58,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from protocol.compiled import note_plain
 from protocol.messages import (
     FromAI,
     Id,
@@ -122,6 +123,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
 
     def __init__(self, encoder: Encoder | None = None, render_mode: str | None = None) -> None:
         super().__init__()
+        note_plain()  # once, on stderr, when the compiled core is not in use
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: use None or 'ansi'")
         self.render_mode = render_mode

@@ -56,6 +56,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from protocol.compiled import note_plain
 from rulesets.noi2014.encoders import DefaultEncoder, Encoder, Observation
 from rulesets.noi2014.engine import Game
 from rulesets.noi2014.planes import mask as action_mask
@@ -95,6 +96,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
 
     def __init__(self, encoder: Encoder | None = None, render_mode: str | None = None) -> None:
         super().__init__()
+        note_plain()  # once, on stderr, when the compiled core is not in use
         if render_mode is not None:
             raise ValueError("the NOI 2014 environment has no render modes (use write_log "
                              "and server replay)")

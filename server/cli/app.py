@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from protocol.compiled import note_plain
 from server.output.say import err_console, error_line, out_console
 from server.seam.contract import CommandArgs, Ruleset
 from server.seam.errors import EXIT_BAD_INPUT, InputError
@@ -225,6 +226,7 @@ def simulate(
 
     Ctrl-C stops early and still prints the summary of the hands played (exit 130).
     """
+    note_plain()  # once, on stderr, when the compiled core is not in use
     status = load(DEFAULT).simulate(CommandArgs({"bots": bots, "hands": hands, "seed": seed,
                                                  "json_out": json_out, "jobs": jobs,
                                                  "cluster": cluster}))
@@ -284,6 +286,7 @@ def compare(
     from server.compare.command import Options
     from server.compare.command import run as run_compare
 
+    note_plain()
     status, text = run_compare(Options(candidate, baseline, ruleset, variant, opponents, games,
                                        elo0, elo1, points, alpha, beta, seed, jobs, cluster,
                                        json_out, out))
@@ -656,6 +659,7 @@ def tournament(
     stop_earlier_bots()  # a resume after a kill -9 included
     from server.web.seat_page import serve_person_seats
 
+    note_plain()
     raise typer.Exit(run_tournament(config, resume, cluster=cluster, serve=serve,
                                     handins=handins, seat_pages=serve_person_seats))
 

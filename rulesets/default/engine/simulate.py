@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import sample_ai
+from protocol.compiled import compiled
 from protocol.messages import FromAI, ToAI
 from rulesets.default.engine.hand import SEATS, Hand, HandResult, Verdict
 from rulesets.default.engine.rng import deal
@@ -37,7 +38,7 @@ BotFactory = Callable[[int], InProcessBot]
 
 # The sample AIs' names live with them; importing the package loads no bot.
 SAMPLE_BOTS: dict[str, str] = BUILTIN_BOTS
-# The optional compiled build (tools/build_mypyc.py) compiles a copy of the sample
+# The compiled core (setup.py, tools/build_mypyc.py) includes a copy of the sample
 # bots as this package; when it is there, the names above load the copy. The files
 # under sample_ai/ stay plain Python, for students to subclass and step through.
 COMPILED_BOTS = "_compiled_bots"
@@ -48,12 +49,14 @@ _CHECKOUT = Path(str(sample_ai.__file__)).resolve().parents[1]
 
 
 def _sample_target(spec: str) -> str:
-    """What a spec names: a sample AI's module:Class (its compiled copy if built)."""
+    """What a spec names: a sample AI's module:Class (its compiled copy if the core is
+    compiled: not when ``MAHJONG_PURE=1`` or an outdated build puts it aside)."""
     target = SAMPLE_BOTS.get(spec)
     if target is None:
         return spec
     module, _, attr = target.partition(":")
-    if module.startswith("sample_ai.") and (_CHECKOUT / COMPILED_BOTS / "__init__.py").is_file():
+    if (module.startswith("sample_ai.") and compiled()
+            and (_CHECKOUT / COMPILED_BOTS / "__init__.py").is_file()):
         on_path(str(_CHECKOUT))
         return f"{COMPILED_BOTS}{module.removeprefix('sample_ai')}:{attr}"
     return target
@@ -189,6 +192,12 @@ class HandRecord:
     errors: tuple[str, ...]  # the traceback of the player's bot in this hand, or ""
     winner: int | None  # the player who won, None for a draw
     kind: str | None  # the win kind's name in lower case, as ``Summary.wins`` keys it
+
+    def __reduce__(self) -> tuple[type[HandRecord], tuple[Any, ...]]:
+        # Rebuilt through the constructor: compiled (mypyc), a frozen dataclass cannot
+        # be unpickled field by field (--jobs and --cluster send these between processes).
+        return (HandRecord, (self.h, self.points, self.illegal, self.errors, self.winner,
+                             self.kind))
 
 
 def seated(h: int) -> list[int]:
