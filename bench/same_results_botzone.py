@@ -23,8 +23,9 @@ import hashlib
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -34,35 +35,53 @@ from rulesets.botzone.env import env
 from rulesets.botzone.seat_view import HU
 
 
-def play(variant: str, games: int) -> tuple[int, dict[str, int], str]:
-    """(steps, ends, SHA-256) of ``games`` games of ``variant``."""
+def play_games(make: Callable[[], Any], games: int, hu: int,
+               seen: Callable[[Any, str], bytes] | None = None,
+               end_of: Callable[[Any, dict[str, Any]], tuple[bytes, str]] = (
+                   lambda game, record: (b"", "")),
+               ) -> tuple[int, dict[str, int], str]:
+    """(steps, ends, SHA-256) of ``games`` games of ``make()``, seeds 0..games-1.
+
+    Every step adds the agent, reward, termination, info, observation and mask (and
+    ``seen(game, agent)``, if given) to the digest; HU (action ``hu``) whenever it is
+    legal, else a random legal action. Each game's record ends it; ``end_of`` names how
+    the game ended. Shared with ``same_results_noi2014.py``."""
     digest = hashlib.sha256()
-    course = CourseFeatures()
     rng = random.Random(7)
     steps = 0
     ends: dict[str, int] = {}
     for seed in range(games):
-        game = env(variant=variant)
+        game = make()
         game.reset(seed=seed)
         for agent in game.agent_iter():
             obs, reward, term, trunc, info = game.last()
             mask = obs["action_mask"]
-            view = game.unwrapped.view(agent)
             digest.update(repr((agent, reward, term, trunc, sorted(info.items()))).encode())
             digest.update(obs["observation"].tobytes())
             digest.update(mask.tobytes())
-            digest.update(course.encode(view).tobytes())
+            if seen is not None:
+                digest.update(seen(game, agent))
             if term or trunc:
                 game.step(None)
                 continue
             legal = [a for a in range(len(mask)) if mask[a]]
-            game.step(HU if HU in legal else legal[rng.randrange(len(legal))])
+            game.step(hu if hu in legal else legal[rng.randrange(len(legal))])
             steps += 1
         record = game.unwrapped.record()
         digest.update(json.dumps(record, sort_keys=True).encode())
-        end = str(record["judge"][-1]["display"].get("action"))
+        more, end = end_of(game, record)
+        digest.update(more)
         ends[end] = ends.get(end, 0) + 1
     return steps, ends, digest.hexdigest()
+
+
+def play(variant: str, games: int) -> tuple[int, dict[str, int], str]:
+    """(steps, ends, SHA-256) of ``games`` games of ``variant``."""
+    course = CourseFeatures()
+    return play_games(
+        lambda: env(variant=variant), games, HU,
+        seen=lambda game, agent: course.encode(game.unwrapped.view(agent)).tobytes(),
+        end_of=lambda game, record: (b"", str(record["judge"][-1]["display"].get("action"))))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

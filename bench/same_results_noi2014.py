@@ -19,48 +19,30 @@ compiled one is checked.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.same_results_botzone import play_games
 from rulesets.noi2014.env import env
 from rulesets.noi2014.seat_view import HU
 
 
+def _end(game: Any, record: dict[str, Any]) -> tuple[bytes, str]:
+    """Each seat's protocol history (after the record, in the digest); how it ended."""
+    raw = game.unwrapped
+    histories = json.dumps([raw.history(a) for a in raw.possible_agents]).encode()
+    return histories, str(record["judge"][-1]["result"]["end"])
+
+
 def play(games: int) -> tuple[int, dict[str, int], str]:
     """(steps, ends, SHA-256) of ``games`` games."""
-    digest = hashlib.sha256()
-    rng = random.Random(7)
-    steps = 0
-    ends: dict[str, int] = {}
-    for seed in range(games):
-        game = env()
-        game.reset(seed=seed)
-        for agent in game.agent_iter():
-            obs, reward, term, trunc, info = game.last()
-            mask = obs["action_mask"]
-            digest.update(repr((agent, reward, term, trunc, sorted(info.items()))).encode())
-            digest.update(obs["observation"].tobytes())
-            digest.update(mask.tobytes())
-            if term or trunc:
-                game.step(None)
-                continue
-            legal = [a for a in range(len(mask)) if mask[a]]
-            game.step(HU if HU in legal else legal[rng.randrange(len(legal))])
-            steps += 1
-        raw = game.unwrapped
-        record = raw.record()
-        digest.update(json.dumps(record, sort_keys=True).encode())
-        digest.update(json.dumps([raw.history(a) for a in raw.possible_agents]).encode())
-        end = str(record["judge"][-1]["result"]["end"])
-        ends[end] = ends.get(end, 0) + 1
-    return steps, ends, digest.hexdigest()
+    return play_games(env, games, HU, end_of=_end)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

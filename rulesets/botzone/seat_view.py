@@ -366,14 +366,18 @@ class SeatView:
         self._set_tile(t)
         self._set_kind()
 
-    def saw_draw(self, player: int) -> None:
-        """``update(f"3 {player} DRAW")``: another seat drew."""
+    def _next_turn(self) -> None:
+        """Another seat's draw or discard: a claim not taken is undone, a new turn."""
         if self._undo is not None:
             self.unclaim()
         self._legal = None
         self.turn += 1
         self._my_kong_notice = False
         self.kind = NONE
+
+    def saw_draw(self, player: int) -> None:
+        """``update(f"3 {player} DRAW")``: another seat drew."""
+        self._next_turn()
         self._settle()
         self._draw(player)
         self._set_tile(-1)
@@ -381,12 +385,7 @@ class SeatView:
 
     def saw_play(self, player: int, tile: str, t: int) -> None:
         """``update(f"3 {player} PLAY {tile}")``: ``player`` discarded ``tile`` (index ``t``)."""
-        if self._undo is not None:
-            self.unclaim()
-        self._legal = None
-        self.turn += 1
-        self._my_kong_notice = False
-        self.kind = NONE
+        self._next_turn()
         self._discard_at(player, tile, t)
         if self.kind == NONE:
             self._set_tile(-1)
