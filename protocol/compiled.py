@@ -17,8 +17,9 @@ that its switch acts before any of them loads:
 
 ``STATE`` says which (``COMPILED``, ``FORCED``, ``STALE``, ``NOT_BUILT``);
 ``note_plain()`` is called by what exists to be fast (``server simulate``,
-``compare``, ``tournament``, the training environments) and says once per process,
-on stderr, what plain Python costs and how to get the compiled core.
+``compare``, ``tournament``, the training environments) and says once per command
+(its children inherit ``MAHJONG_PLAIN_SAID``), on stderr, what plain Python costs and
+how to get the compiled core.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from pathlib import Path
 from types import ModuleType
 
 FORCE = "MAHJONG_PURE"
+SAID = "MAHJONG_PLAIN_SAID"  # set once the notice is said: a command's children stay quiet
 # The build's shared library (mypyc's group): every compiled module's code is in it,
 # and each module's own extension is a small shim that loads it.
 SHARED_LIBRARY = "protocol.mypyc_build"
@@ -165,10 +167,15 @@ def notice() -> str | None:
 
 
 def note_plain() -> None:
-    """Say once per process, on stderr, that this runs on plain Python, and why."""
+    """Say once, on stderr, that this runs on plain Python, and why.
+
+    Once per command: the processes it starts (``--jobs`` workers, a tournament's
+    tables) inherit ``MAHJONG_PLAIN_SAID`` and stay quiet. The test suite says it
+    once in its header and sets the variable (tests/conftest.py)."""
     global _noted
     text = notice()
-    if text is None or _noted:
+    if text is None or _noted or os.environ.get(SAID):
         return
     _noted = True
+    os.environ[SAID] = "1"
     print(text, file=sys.stderr, flush=True)

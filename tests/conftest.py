@@ -18,8 +18,20 @@ from typing import Any
 import pytest
 from xdist.scheduler import LoadScopeScheduling
 
+from protocol.compiled import SAID, notice
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("server", "protocol", "scoring", "sample_ai", "rulesets", "tests", "bench")
+
+
+def pytest_report_header() -> str | None:
+    """On plain Python (no compiler, MAHJONG_PURE=1, a stale build): said once, here."""
+    return notice()
+
+
+# The notice of plain Python is said once, in the header above, not by every command
+# a test starts (tests/protocol/test_compiled.py checks it with the variable unset).
+os.environ[SAID] = "1"
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.compiled import FORCE, compiled
+from protocol.compiled import FORCE, SAID, compiled
 
 ROOT = Path(__file__).resolve().parents[1]
 HARNESS = ROOT / "bench" / "exactness.py"
@@ -28,6 +28,7 @@ LONG = int(os.environ.get("EXACTNESS_GAMES", "0"))
 
 def _digests(name: str, games: int, pure: bool) -> subprocess.Popen[str]:
     env = {**os.environ, FORCE: "1" if pure else ""}
+    env.pop(SAID, None)  # each run says whether it is plain (asserted below)
     return subprocess.Popen([sys.executable, str(HARNESS), name, str(games)], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.compiled import FORCE, changed_source, compiled, write_manifest
+from protocol.compiled import FORCE, SAID, changed_source, compiled, write_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = """\
@@ -23,7 +23,9 @@ print(STATE, *(module.__file__.rpartition('.')[2] for module in (hand, fans, see
 
 
 def _run(args: list[str], force: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=ROOT, env={**os.environ, FORCE: force},
+    env = {**os.environ, FORCE: force}
+    env.pop(SAID, None)  # the suite says it once itself (tests/conftest.py)
+    return subprocess.run(args, cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120, check=True)
 
 
