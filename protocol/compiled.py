@@ -78,6 +78,11 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def manifest_path(root: Path = ROOT) -> Path:
+    """Where an in-place build records the sources it compiled."""
+    return root / "protocol" / MANIFEST
+
+
 def write_manifest(sources: Iterable[str], root: Path = ROOT) -> Path:
     """Record the sources a build compiled (paths relative to ``root``)."""
     lines = []
@@ -86,7 +91,7 @@ def write_manifest(sources: Iterable[str], root: Path = ROOT) -> Path:
         size, mtime = _fingerprint(path)
         digest = _digest(path)
         lines.append(f"{digest} {size} {mtime} {source}\n")
-    manifest = root / "protocol" / MANIFEST
+    manifest = manifest_path(root)
     manifest.write_text("".join(lines))
     return manifest
 
@@ -96,7 +101,7 @@ def changed_source(root: Path = ROOT) -> str | None:
 
     A source whose size and time are those recorded is not read again."""
     try:
-        lines = (root / "protocol" / MANIFEST).read_text().splitlines()
+        lines = manifest_path(root).read_text().splitlines()
     except FileNotFoundError:
         return None  # built into a wheel: its sources are not edited in place
     for line in lines:

@@ -56,7 +56,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from protocol.compiled import FORCE, SHARED_LIBRARY, write_manifest
+from protocol.compiled import FORCE, SHARED_LIBRARY, manifest_path, write_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 CORES = (
@@ -118,7 +118,7 @@ def compiled_files() -> list[Path]:
     """Every file the build made (the extensions, the shared library, the copy)."""
     found = [ROOT / COPY_PACKAGE] if (ROOT / COPY_PACKAGE).exists() else []
     found += sorted(ROOT.glob(GROUP.replace(".", "/") + "__mypyc.*"))
-    found += [path for path in [ROOT / "protocol" / "mypyc_build.sources"] if path.exists()]
+    found += [path for path in [manifest_path(ROOT)] if path.exists()]
     # Every extension beside a module of the project's packages, not only those of
     # CORES: an older build may have compiled a module that CORES no longer names.
     for package in ("protocol", "scoring", "server", "sample_ai", "rulesets"):
