@@ -1,6 +1,6 @@
 """The game table of the Botzone training environment: the judge, the four seat views, who decides.
 
-Pure (no numpy, no PettingZoo), so that the optional compiled build
+Pure (no numpy, no PettingZoo), so that the compiled core
 (``tools/build_mypyc.py``) compiles the whole per-turn loop of the environment;
 ``rulesets.botzone.env`` is the PettingZoo shell around a ``Table``.
 

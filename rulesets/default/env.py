@@ -5,7 +5,7 @@ wrapper, found as PettingZoo's own environments are (``chess_v6.env()``). One
 episode is one hand of ``rulesets.default.engine.hand.Hand``, the engine that
 judges real matches, driven in-process. The per-turn loop (the engine, the four
 seat views, who decides) is ``rulesets.default.env_table.EnvTable``, a pure module
-the optional compiled build (``tools/build_mypyc.py``) covers; this module is the
+the compiled core (``tools/build_mypyc.py``) covers; this module is the
 PettingZoo shell around it.
 
 * Agents ``player_0``..``player_3`` are seats 0..3.

@@ -1,7 +1,7 @@
 """The per-turn loop of the default ruleset's training environment: the engine, the
 four seat views, each seat's lines, who decides next.
 
-Pure (no numpy, no PettingZoo), so that the optional compiled build
+Pure (no numpy, no PettingZoo), so that the compiled core
 (``tools/build_mypyc.py``) compiles it with the engine and the seat views;
 ``rulesets.default.env`` is the PettingZoo shell around an ``EnvTable``.
 

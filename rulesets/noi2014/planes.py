@@ -1,6 +1,6 @@
 """The default encoder's 20 x 27 planes as byte codes, and action masks as bytes.
 
-Pure (no numpy), so that the optional compiled build (``tools/build_mypyc.py``)
+Pure (no numpy), so that the compiled core (``tools/build_mypyc.py``)
 compiles it; ``rulesets.noi2014.encoders.DefaultEncoder`` turns the codes into its
 float32 planes with one table look-up (``VALUES``): code ``c`` in 0..4 is ``c / 4``
 (a count of 0..4 tiles, and 4 for a plane's 1.0), code ``FIRST_LEFT + n`` is ``n / 56``

@@ -1,6 +1,6 @@
 """The NOI 2014 training environment's game table: the engine, the four seat views, who decides.
 
-Pure (no numpy, no PettingZoo), so that the optional compiled build
+Pure (no numpy, no PettingZoo), so that the compiled core
 (``tools/build_mypyc.py``) compiles the whole per-turn loop of the environment;
 ``rulesets.noi2014.env`` is the PettingZoo shell around a ``Table``.
 

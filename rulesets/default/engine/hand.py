@@ -154,7 +154,7 @@ _C = TypeVar("_C", bound=type)
 
 
 def _plain_class(cls: _C) -> _C:
-    """Marks a class that the optional compiled build (tools/build_mypyc.py) must leave
+    """Marks a class that the build of the compiled core (tools/build_mypyc.py) must leave
     a plain Python class: mypyc cannot make a native subclass of ``RuntimeError``, and
     it keeps any class with a decorator it does not know as a plain one."""
     return cls
