@@ -31,7 +31,7 @@ from rulesets.default.late import fine_after_host
 from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
 from rulesets.default.table import TranscriptLine
 from scoring.settlement import fine_for
-from server.bots.processes import KILL_GRACE, Peer, ProcessPeer
+from server.bots.processes import Peer, ProcessPeer
 from server.bots.seats import ProcessLauncher, Sandbox, SeatRequest, TableOptions
 from server.output.say import last_lines
 
@@ -67,6 +67,12 @@ class CheckReport:
         return not self.problems
 
 
+# The checked bot's grace between SIGTERM and SIGKILL: "it had to be killed" is said only
+# of a bot that really outlives SIGTERM, not of one the machine's load kept dying slowly
+# (the match's own grace is shorter: there it is a cost to the other seats, not a verdict).
+CHECK_KILL_GRACE = 2.0
+
+
 class _Recorder:
     """The match's launcher, keeping the checked bot's peer of each hand."""
 
@@ -77,6 +83,7 @@ class _Recorder:
     async def open(self, request: SeatRequest, nursery: trio.Nursery) -> Peer:
         peer = await self.launcher.open(request, nursery)
         if request.player == 0 and isinstance(peer, ProcessPeer):
+            peer.kill_grace = CHECK_KILL_GRACE
             self.peers[request.hand] = peer
         return peer
 
@@ -135,7 +142,8 @@ def _judge(report: CheckReport, summary: HandSummary, peer: ProcessPeer | None,
         if peer.needed_kill:
             report.problems.append(Problem(
                 "exits when killed", hand, seat,
-                f"still running {KILL_GRACE:g} s after SIGTERM: it had to be killed (SIGKILL)"))
+                f"still running {peer.kill_grace:g} s after SIGTERM: it had to be killed "
+                "(SIGKILL)"))
         if peer.left_behind:
             report.problems.append(Problem(
                 "exits when killed", hand, seat,

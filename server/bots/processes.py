@@ -165,6 +165,9 @@ class ProcessPeer:
     # none). A bot faulted for silence gets them: one whose output is buffered writes its
     # lines when it exits, and they show that it was buffered, not silent.
     eof_grace: float = 0.0
+    # Seconds between SIGTERM and SIGKILL. check-bot gives more: on a loaded machine a
+    # bot dying of SIGTERM can take longer than a match's grace, and it was not to blame.
+    kill_grace: float = KILL_GRACE
     _stderr_done: trio.Event = field(default_factory=trio.Event, repr=False)
     _closed: bool = field(default=False, repr=False)
 
@@ -278,7 +281,7 @@ class ProcessPeer:
                 with trio.move_on_after(self.eof_grace):
                     await self.process.wait()
             _signal_group(self.process.pid, signal.SIGTERM)
-            with trio.move_on_after(KILL_GRACE):
+            with trio.move_on_after(self.kill_grace):
                 await self.process.wait()
             if self.process.returncode is None:
                 self.needed_kill = True

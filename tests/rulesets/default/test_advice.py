@@ -98,6 +98,7 @@ async def test_check_bot_tells_an_unflushed_python_bot_how_to_flush(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)  # the bot runs in our environment
     report = await check_bot([*PYTHON, "--flush", "none"], hands=1, options=JOIN)
+    assert len(report.problems) == 1, report.problems
     (problem,) = report.problems
     assert problem.check == "joins"
     assert problem.what.startswith("no-join: its output is buffered: it wrote 'join'")
@@ -114,6 +115,7 @@ async def test_check_bot_tells_an_unflushed_python_bot_how_to_flush(
 async def test_check_bot_tells_unflushed_cpp_and_java_bots_how_to_flush(
         bot: str, advice: str, request: pytest.FixtureRequest) -> None:
     report = await check_bot(request.getfixturevalue(bot), hands=1, options=JOIN)
+    assert len(report.problems) == 1, report.problems
     (problem,) = report.problems
     assert problem.what.startswith("no-join: its output is buffered"), problem
     assert advice in problem.what
