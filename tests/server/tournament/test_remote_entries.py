@@ -74,6 +74,13 @@ def listening(proc: subprocess.Popen[str], generated: int) -> tuple[int, dict[st
     return port, tokens, err
 
 
+# Seconds a remote seat has to join. Each hand's join waits for ``server connect`` to start
+# the bot and hear its ``join`` (0.4 s on a quiet machine; seconds on one loaded 10-fold,
+# when the default 5 s faulted a hand and the bridge counted one hand fewer). A join that
+# comes sooner is taken at once: a passing run is no slower for it.
+REMOTE_JOIN = 30.0
+
+
 def per_entry(db_path: Path, total: str) -> dict[str, int]:
     """``total`` (an SQL aggregate over ``hands h``) for each entry."""
     db = sqlite3.connect(db_path)
@@ -96,7 +103,7 @@ def test_two_remote_bots_play_a_swiss_tournament_through_server_connect(tmp_path
     mark = uuid.uuid4().hex
     server = command("tournament", str(toml), "--rounds", "2", "--hands", "2", "--jobs", "2",
                      "--seed", str(SWISS_SEED), "--out", str(out), "--listen", "127.0.0.1:0",
-                     "--token", "alice=s3cret", mark=mark)
+                     "--token", "alice=s3cret", "--join-limit", str(REMOTE_JOIN), mark=mark)
     bridges: list[subprocess.Popen[str]] = []
     try:
         port, generated, err = listening(server, generated=1)
@@ -170,10 +177,8 @@ async def test_a_remote_bot_seated_in_two_rounds_at_once_plays_its_tables_in_tur
     """Round-robin starts every round's tables together; alice's two wait for each other."""
     entries = (*(Entry(f"draw{i}", (PY, DRAWBOT)) for i in range(1, 5)),
                Entry("alice", ("tcp:alice",)))
-    # The default 5 s to join: alice's first join waits for a ``server connect`` process
-    # to start (0.4 s on a quiet machine) while the other tables start their bots.
     config = TournamentConfig(entries, "round-robin", 3, 2, tmp_path, hands=1, jobs=4,
-                              options=TableOptions(host_stalls=True),
+                              options=TableOptions(host_stalls=True, join_limit=REMOTE_JOIN),
                               remote=RemoteOptions("127.0.0.1", 0, {"alice": "s3cret"}))
     store = Store(tmp_path / "tournament.sqlite")
     mark = uuid.uuid4().hex
