@@ -188,12 +188,14 @@ def test_botzone_tournament_stats_agree_with_its_logs(tmp_path: Path) -> None:
     bots = tmp_path / "bots.toml"
     bots.write_text("\n".join(lines) + "\n")
     out = tmp_path / "out"
-    standings = tournament(out, bots, "--ruleset", "botzone", "--walls", "1", "--orders", "2")
+    # One game: the restarted bot starts some 150 times in it (games summed per bot are
+    # checked on two games in the test below).
+    standings = tournament(out, bots, "--ruleset", "botzone", "--walls", "1", "--orders", "1")
     tallies = botzone_tallies(out)
     check(standings, tallies)
     for row in standings["standings"]:
         stats = row["stats"]
-        assert stats["games"] == 2
+        assert stats["games"] == 1
         assert stats["cpu_seconds"] > 0 and stats["peak_memory_mb"] > 0
         assert stats["answer_ms"] is not None
     records = [json.loads(p.read_text()) for p in out.glob("matches/*/games/*/game.json")]
