@@ -89,13 +89,17 @@ class Played:
     verify: subprocess.CompletedProcess[str] | None  # None: not one match folder to verify
 
 
-def match_job(logs: Path, args: list[str],
-              timeout: float = 300) -> Callable[[dict[str, str]], Played]:
+def match_job(logs: Path, args: list[str], timeout: float = 300,
+              verify: bool = True) -> Callable[[dict[str, str]], Played]:
+    """The match, then ``server verify`` of it unless ``verify`` is false (the test then
+    verifies in-process: ``verify_path`` is what the command runs; the command itself is
+    started by the tests of the one game and of the replays)."""
     def job(env: dict[str, str]) -> Played:
         run = server("match", *args, "-d", "--log-dir", str(logs), timeout=timeout, env=env)
         folders = list(logs.iterdir()) if logs.is_dir() else []
-        verify = server("verify", str(folders[0]), env=env) if len(folders) == 1 else None
-        return Played(logs, run, verify)
+        checked = server("verify", str(folders[0]), env=env) \
+            if verify and len(folders) == 1 else None
+        return Played(logs, run, checked)
     return job
 
 
@@ -111,7 +115,8 @@ def played(request: pytest.FixtureRequest,
                                     "hurts_nothing"):
         behaviour, kept = params["behaviour"], params["kept"]
         jobs[f"hostile {behaviour} {kept}"] = match_job(
-            tmp_path_factory.mktemp("hostile"), hostile_args(behaviour, kept), timeout=120)
+            tmp_path_factory.mktemp("hostile"), hostile_args(behaviour, kept), timeout=120,
+            verify=False)
     for params in selected(request, "test_a_game_judged_on_botzone_played_again_live_gives_"
                                     "every_request_display_and_score"):
         index = params["index"]
@@ -285,7 +290,7 @@ def test_a_hostile_bot_gets_its_verdict_and_the_penalty_and_hurts_nothing(
     run = done.run
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
-    _, game = only_game(done.logs)
+    match, game = only_game(done.logs)
     final = game["judge"][-1]
     assert final["command"] == "finish"
     turns = game["players"][1]
@@ -293,7 +298,8 @@ def test_a_hostile_bot_gets_its_verdict_and_the_penalty_and_hurts_nothing(
         assert final["display"]["action"] == verdict and final["display"]["player"] == 1
         assert game["scores"] == [10, -30, 10, 10]
         assert turns[-1]["verdict"] == verdict and turns[-1]["cause"]
-    assert done.verify is not None and done.verify.returncode == 0
+    report = verify_path(match)
+    assert report.ok, report.problems
 
 
 def hostile_args(behaviour: str, kept: bool) -> list[str]:
