@@ -56,6 +56,7 @@ DISCARDER = "tests/bots/botzone/discarder.py"
 LIVE = [index for index, path in enumerate(GAMES) if path.stem in {
     "c02_real_mixed_discard_win", "c09_kong_flower_replacement", "c14_tle_test_bot",
     "c18_real_random_bot_re", "d11_re_test_bot", "d12_tle_test_bot", "d15_two_hu_claims"}]
+VERIFIED_LIVE = "c02_real_mixed_discard_win"  # by ``server verify``; the others in-process
 
 
 def modes(index: int) -> list[tuple[str, str]]:
@@ -120,7 +121,8 @@ def played(request: pytest.FixtureRequest,
     for params in selected(request, "test_a_game_judged_on_botzone_played_again_live_gives_"
                                     "every_request_display_and_score"):
         index = params["index"]
-        jobs[f"replay {index}"] = match_job(tmp_path_factory.mktemp("replay"), replay_args(index))
+        jobs[f"replay {index}"] = match_job(tmp_path_factory.mktemp("replay"), replay_args(index),
+                                            verify=GAMES[index].stem == VERIFIED_LIVE)
     return run_concurrently(jobs, workers=3)
 
 
@@ -154,10 +156,14 @@ def test_a_game_judged_on_botzone_played_again_live_gives_every_request_display_
     done = played[f"replay {index}"].result()
     run = done.run
     assert run.returncode == 0, run.stderr
-    _, game = only_game(done.logs)
+    match, game = only_game(done.logs)
     assert_replayed(game, recorded)
-    check = done.verify
-    assert check is not None and check.returncode == 0, check and check.stdout
+    if GAMES[index].stem == VERIFIED_LIVE:
+        check = done.verify
+        assert check is not None and check.returncode == 0, check and check.stdout
+    else:
+        report = verify_path(match)
+        assert report.ok, report.problems
 
 
 @dataclass(frozen=True)
@@ -302,10 +308,20 @@ def test_a_hostile_bot_gets_its_verdict_and_the_penalty_and_hurts_nothing(
     assert report.ok, report.problems
 
 
+# The daemon-leaving bot answers every turn, restarted each time: against three discarders
+# the game is the whole wall (175 starts, each leaving a daemon: 21 s of CPU); with the
+# greedy sample in seat 0 on seed 11's wall greedy wins at turn 43, 43 daemons cleaned up
+# (with 1 s a turn: at 0.2 s the greedy bot timed out on the loaded machine, ending the game
+# at another turn each run).
+SHORT_GAME = {"daemon"}
+
+
 def hostile_args(behaviour: str, kept: bool) -> list[str]:
     hostile = ("json+keep-running:" if kept else "json:") + \
         f"python3 tests/bots/botzone/hostile.py json {behaviour}" + (" --kept" if kept else "")
-    bots = [f"json+keep-running:python3 {DISCARDER} json 1000", hostile,
-            f"simple+keep-running:python3 {DISCARDER} simple 1000",
+    first = "json+keep-running:python3 sample_ai/botzone/greedy_bot.py --keep-running" \
+        if behaviour in SHORT_GAME else f"json+keep-running:python3 {DISCARDER} json 1000"
+    bots = [first, hostile, f"simple+keep-running:python3 {DISCARDER} simple 1000",
             f"json+keep-running:python3 {DISCARDER} json 1000"]
-    return ["--ruleset", "botzone", "--time-limit", "0.2", "--seed", "2", *bots]
+    seed, limit = ("11", "1") if behaviour in SHORT_GAME else ("2", "0.2")
+    return ["--ruleset", "botzone", "--time-limit", limit, "--seed", seed, *bots]
