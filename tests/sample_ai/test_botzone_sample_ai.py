@@ -116,13 +116,23 @@ def _play_one(args: GameArgs) -> Game:
     return Game(*args)
 
 
+# The games played so far: a game is its variant, seed and seating (every bot decides from
+# the history alone), so a test reading a game another test played reads that one.
+PLAYED: dict[GameArgs, Game] = {}
+
+
 def play(games: Sequence[GameArgs]) -> list[Game]:
-    """Every game, in order; two at a time in forked workers where there are two cores."""
-    workers = min(2, os.cpu_count() or 1, len(games))
+    """Every game, in order; two at a time in forked workers where there are two cores.
+    A game already played (``PLAYED``) is not played again."""
+    new = list(dict.fromkeys(game for game in games if game not in PLAYED))
+    workers = min(2, os.cpu_count() or 1, len(new))
     if workers < 2:
-        return [_play_one(game) for game in games]
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(_play_one, games))
+        PLAYED.update((game, _play_one(game)) for game in new)
+    else:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")
+                                 ) as pool:
+            PLAYED.update(zip(new, pool.map(_play_one, new), strict=True))
+    return [PLAYED[game] for game in games]
 
 
 def outcomes(variant: str, names: Sequence[str], seeds: range) -> Counter[tuple[str, str | None]]:
@@ -227,7 +237,9 @@ def head_to_head(variant: str, walls: range) -> tuple[int, int, int, int]:
 
 
 def test_greedy_beats_random_on_every_seating_of_a_few_walls() -> None:
-    greedy, rand, wins, games = head_to_head("duplicate", range(4))
+    """The first 4 walls of the wide-margin test below (which then plays 6 more): on
+    them greedy takes +404 and wins 12 of the 24 games."""
+    greedy, rand, wins, games = head_to_head("duplicate", range(100, 104))
     assert greedy > 0 > rand
     assert wins >= games // 3
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesets.noi2014.verify import verify_path
 from tests.server.bots.test_hostile import no_leftovers  # noqa: F401  (autouse: nothing left running)
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -72,11 +73,14 @@ def _remaining(record: dict) -> dict:  # type: ignore[type-arg]
 ])
 def test_verify_finds_a_changed_record_naming_where(match: Path, tmp_path: Path, what, change,
                                                     said) -> None:
+    """In-process (``verify_path``, what ``server verify`` runs and prints line by line; the
+    command's exit 1 and its lines are the test below's)."""
     folder = copy_of(match, tmp_path)
     edit(folder / "games" / "001" / "game.json", change)
-    run = server("verify", str(folder))
-    assert run.returncode == 1, what
-    assert "games/001/game.json" in run.stdout and said in run.stdout, run.stdout
+    report = verify_path(folder)
+    assert not report.ok, what
+    said_all = "\n".join(report.problems)
+    assert "games/001/game.json" in said_all and said in said_all, said_all
 
 
 def test_verify_finds_a_changed_scoresheet_and_standings(match: Path, tmp_path: Path) -> None:
