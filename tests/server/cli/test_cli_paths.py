@@ -4,6 +4,11 @@ One table of cases: a file where a folder is wanted and the reverse, a parent
 that is a file, a folder nobody can write in (under ``/sys``, which refuses
 even root), a missing input. Each runs the real command line and must fail
 before any bot starts. ``fans --batch`` reads stdin and takes no path.
+
+The cases call the command line's entry point (``server.cli.app.main``) in this process,
+with its arguments, its streams and its exit status: a process each cost a second of
+start-up apiece for no check more. A few run as the real ``server`` process too, for the
+exit status and the one line a person's shell sees.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.server.cli.inprocess import server_here
+
 ROOT = Path(__file__).resolve().parents[3]
 SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 DRAW = "tests/bots/drawbot.py"
@@ -24,36 +31,6 @@ UNWRITABLE = Path("/sys/mahjong-cli-paths-test")  # sysfs: no new entries, even 
 def server(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*SERVER, *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout, env={**os.environ, "COLUMNS": "80"})
-
-
-@pytest.fixture(scope="module")
-def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The places the cases name: real files and folders, and a short match's records."""
-    base = tmp_path_factory.mktemp("paths")
-    logs = base / "logs"
-    # One hand is all the cases need: a match folder and a hand folder in it.
-    run = server(DRAW, DRAW, DRAW, DRAW, "-d", "--hands", "1", "--seed", "1",
-                 "--log-dir", str(logs), timeout=120)
-    assert run.returncode == 0, run.stderr
-    (match,) = logs.iterdir()
-    hand = sorted(p for p in match.iterdir() if p.is_dir())[0]
-    afile = base / "afile.txt"
-    afile.write_text("not a folder, not a log\n")
-    binary = base / "binary.bin"
-    binary.write_bytes(bytes(range(256)))
-    adir = base / "adir"
-    adir.mkdir()
-    bots = base / "bots"
-    bots.mkdir()
-    for name in ("ann.py", "bob.py"):
-        (bots / name).write_text((ROOT / DRAW).read_text())
-    not_db = base / "not-a-tournament"
-    not_db.mkdir()
-    (not_db / "tournament.sqlite").write_text("not a database\n")
-    return {"match": str(match), "hand": str(hand), "file": str(afile), "binary": str(binary),
-            "dir": str(adir), "bots": str(bots), "not_db": str(not_db),
-            "missing": str(base / "no" / "such" / "thing"), "unwritable": str(UNWRITABLE),
-            "tmp": str(base)}
 
 
 # (id, arguments with {placeholders} from ``paths``, a fragment the one line must hold)
@@ -139,10 +116,19 @@ CASES = [
 ]
 
 
+def said_in_one_line(run: subprocess.CompletedProcess[str], fragment: str) -> None:
+    assert "Traceback" not in run.stdout + run.stderr, run.stderr
+    assert run.returncode == 2, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), run.stderr
+    assert fragment in lines[0]
+
+
 @pytest.mark.parametrize(("args", "fragment"), [(a, f) for _, a, f in CASES],
                          ids=[case_id for case_id, _, _ in CASES])
 def test_a_bad_path_exits_2_with_one_line_and_no_traceback(
-        paths: dict[str, str], args: list[str], fragment: str) -> None:
+        paths: dict[str, str], args: list[str], fragment: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     if "{unwritable}" in " ".join(args):
         try:
             UNWRITABLE.mkdir()
@@ -151,9 +137,18 @@ def test_a_bad_path_exits_2_with_one_line_and_no_traceback(
         else:
             UNWRITABLE.rmdir()
             pytest.fail(f"{UNWRITABLE.parent} took a new folder: this test needs one that cannot")
-    run = server(*(a.format(**paths) for a in args))
-    assert "Traceback" not in run.stdout + run.stderr, run.stderr
-    assert run.returncode == 2, run.stderr
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), run.stderr
-    assert fragment.format(**paths) in lines[0]
+    said_in_one_line(server_here(monkeypatch, *(a.format(**paths) for a in args)),
+                     fragment.format(**paths))
+
+
+REAL = ["match-log-dir-is-a-file", "replay-file-not-text", "tournament-resume-not-a-database",
+        "connect-bot-missing"]
+
+
+@pytest.mark.parametrize(("args", "fragment"), [(a, f) for i, a, f in CASES if i in REAL],
+                         ids=REAL)
+def test_the_server_process_given_a_bad_path_exits_2_with_one_line(
+        paths: dict[str, str], args: list[str], fragment: str) -> None:
+    """The real process, for a case of each kind of command: a match (``server AI ...``,
+    routed to ``match``), a record's reader, a tournament, and a remote bot's bridge."""
+    said_in_one_line(server(*(a.format(**paths) for a in args)), fragment.format(**paths))
