@@ -19,26 +19,28 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def server_here(monkeypatch: pytest.MonkeyPatch, *args: str,
+def server_here(*args: str, cwd: Path = ROOT,
                 columns: int = 80) -> subprocess.CompletedProcess[str]:
-    """``server ARGS`` run by ``server.cli.app.main`` in this process, from the repository:
-    its exit status, stdout and stderr as the process would have them (an exception that
-    escapes it, as the traceback Python would print, and status 1)."""
+    """``server ARGS`` run by ``server.cli.app.main`` in this process, from ``cwd``: its
+    exit status, stdout and stderr as the process would have them (an exception that
+    escapes it, as the traceback Python would print, and status 1). The working folder,
+    ``sys.argv`` and ``COLUMNS`` are put back after."""
     from server.cli.app import main
 
-    monkeypatch.chdir(ROOT)
-    monkeypatch.setenv("COLUMNS", str(columns))
-    monkeypatch.setattr(sys, "argv", ["server", *args])
     out, err = io.StringIO(), io.StringIO()
     status: int | str | None = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main()
-        except SystemExit as stop:
-            status = stop.code
-        except Exception:  # what the process would print before dying
-            err.write(traceback.format_exc())
-            status = 1
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(cwd)
+        patch.setenv("COLUMNS", str(columns))
+        patch.setattr(sys, "argv", ["server", *args])
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main()
+            except SystemExit as stop:
+                status = stop.code
+            except Exception:  # what the process would print before dying
+                err.write(traceback.format_exc())
+                status = 1
     if isinstance(status, str):  # SystemExit("message"): printed, status 1
         err.write(status + "\n")
         status = 1

@@ -127,8 +127,7 @@ def said_in_one_line(run: subprocess.CompletedProcess[str], fragment: str) -> No
 @pytest.mark.parametrize(("args", "fragment"), [(a, f) for _, a, f in CASES],
                          ids=[case_id for case_id, _, _ in CASES])
 def test_a_bad_path_exits_2_with_one_line_and_no_traceback(
-        paths: dict[str, str], args: list[str], fragment: str,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        paths: dict[str, str], args: list[str], fragment: str) -> None:
     if "{unwritable}" in " ".join(args):
         try:
             UNWRITABLE.mkdir()
@@ -137,7 +136,7 @@ def test_a_bad_path_exits_2_with_one_line_and_no_traceback(
         else:
             UNWRITABLE.rmdir()
             pytest.fail(f"{UNWRITABLE.parent} took a new folder: this test needs one that cannot")
-    said_in_one_line(server_here(monkeypatch, *(a.format(**paths) for a in args)),
+    said_in_one_line(server_here(*(a.format(**paths) for a in args)),
                      fragment.format(**paths))
 
 

@@ -103,9 +103,8 @@ BAD_INPUT = [
 
 
 @pytest.mark.parametrize(("args", "message"), BAD_INPUT)
-def test_bad_input_is_one_line_and_exit_status_2(args: tuple[str, ...], message: str,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    one_line_and_status_2(server_here(monkeypatch, "compare", *args, columns=400), message)
+def test_bad_input_is_one_line_and_exit_status_2(args: tuple[str, ...], message: str) -> None:
+    one_line_and_status_2(server_here("compare", *args, columns=400), message)
 
 
 def test_the_compare_process_given_bad_input_exits_2_with_one_line() -> None:
