@@ -33,6 +33,36 @@ def server(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
                           timeout=timeout, env={**os.environ, "COLUMNS": "80"})
 
 
+@pytest.fixture(scope="module")
+def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The places the cases name: real files and folders, and a short match's records."""
+    base = tmp_path_factory.mktemp("paths")
+    logs = base / "logs"
+    # One hand is all the cases need: a match folder and a hand folder in it.
+    run = server(DRAW, DRAW, DRAW, DRAW, "-d", "--hands", "1", "--seed", "1",
+                 "--log-dir", str(logs), timeout=120)
+    assert run.returncode == 0, run.stderr
+    (match,) = logs.iterdir()
+    hand = sorted(p for p in match.iterdir() if p.is_dir())[0]
+    afile = base / "afile.txt"
+    afile.write_text("not a folder, not a log\n")
+    binary = base / "binary.bin"
+    binary.write_bytes(bytes(range(256)))
+    adir = base / "adir"
+    adir.mkdir()
+    bots = base / "bots"
+    bots.mkdir()
+    for name in ("ann.py", "bob.py"):
+        (bots / name).write_text((ROOT / DRAW).read_text())
+    not_db = base / "not-a-tournament"
+    not_db.mkdir()
+    (not_db / "tournament.sqlite").write_text("not a database\n")
+    return {"match": str(match), "hand": str(hand), "file": str(afile), "binary": str(binary),
+            "dir": str(adir), "bots": str(bots), "not_db": str(not_db),
+            "missing": str(base / "no" / "such" / "thing"), "unwritable": str(UNWRITABLE),
+            "tmp": str(base)}
+
+
 # (id, arguments with {placeholders} from ``paths``, a fragment the one line must hold)
 CASES = [
     # match
