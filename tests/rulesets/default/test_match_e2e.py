@@ -641,10 +641,12 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_hands(
     assert sheet[-1][0] == "Total"
     for hand_dir in hand_dirs(folder)[: len(rows)]:
         assert hand_records(hand_dir)["result"]["result"] == "draw"
-    # The hand it stopped during is marked, and the tools say what it is in one line.
+    # The hand it stopped during is marked, and the tools say what it is in one line. Given
+    # the hand's folder alone they read its marker, whatever signal wrote it: once (Ctrl-C)
+    # shows that; the match's folder, with the files the stop wrote, after every signal.
     (unfinished,) = hand_dirs(folder)[len(rows):]
     assert (unfinished / "INCOMPLETE").read_text().startswith("an unfinished hand")
-    for command in ("replay", "verify"):
+    for command in ("replay", "verify") if signum == signal.SIGINT else ():
         run = run_server(command, str(unfinished))
         assert run.returncode == 2
         assert run.stderr.count("\n") == 1 and "an unfinished hand" in run.stderr, run.stderr
