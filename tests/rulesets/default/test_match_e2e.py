@@ -427,7 +427,7 @@ def test_a_pass_to_its_own_mjgang_read_after_the_replacement_pick_never_faults(
             hands += 1
             races += forced_stray_passes(hand_dir)
             stray += sum(result["unsolicited"])
-        verified = run_server("verify", str(folder), timeout=300)
+        verified = server_here("verify", str(folder), columns=200)  # in-process: the records
         assert verified.returncode == 0, verified.stdout + verified.stderr
     assert hands == 12
     assert races >= 10, races  # 11 on these seeds: 4 and 6 at the four-racer tables
@@ -494,7 +494,7 @@ def test_bots_with_the_real_cpp_bots_habits_play_full_matches_with_greedy_unfaul
             # Each one read is logged as a stray line.
             assert len(drew) <= sum(records["result"]["unsolicited"]) <= len(owners)
         assert strays == kongs
-        verified = run_server("verify", str(folder), timeout=300)
+        verified = server_here("verify", str(folder), columns=200)  # in-process: the records
         assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
@@ -644,16 +644,19 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_hands(
     # The hand it stopped during is marked, and the tools say what it is in one line. Given
     # the hand's folder alone they read its marker, whatever signal wrote it: once (Ctrl-C)
     # shows that; the match's folder, with the files the stop wrote, after every signal.
+    # (The tools run in-process, tests.server.cli.inprocess: they read what the stopped
+    # process left; test_replay_verify runs verify as a process.)
     (unfinished,) = hand_dirs(folder)[len(rows):]
     assert (unfinished / "INCOMPLETE").read_text().startswith("an unfinished hand")
     for command in ("replay", "verify") if signum == signal.SIGINT else ():
-        run = run_server(command, str(unfinished))
+        run = server_here(command, str(unfinished), columns=200)
         assert run.returncode == 2
         assert run.stderr.count("\n") == 1 and "an unfinished hand" in run.stderr, run.stderr
-    run = run_server("verify", str(folder))
+    run = server_here("verify", str(folder), columns=200)
     assert run.returncode == 0, run.stdout
     assert f"note: {unfinished.name}: not checked: an unfinished hand" in run.stdout
-    run = run_server("report", str(folder), "--html", str(tmp_path / "report.html"))
+    run = server_here("report", str(folder), "--html", str(tmp_path / "report.html"),
+                      columns=200)
     assert run.returncode == 0, run.stderr
     assert f"note: {unfinished.name}: no page: an unfinished hand" in run.stdout
 
