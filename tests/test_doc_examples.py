@@ -240,14 +240,14 @@ SHOWN = [(b, line, shown) for b in SHELL_BLOCKS for line, shown in command_lines
          if shown is not None and server_calls(line)]
 
 
-@pytest.mark.slow  # commands run end to end (a compare of ~80 deals among them)
+@pytest.mark.slow  # commands run end to end (compares of ~30 deals among them)
 @pytest.mark.parametrize(("block", "line", "shown"), SHOWN,
                          ids=[f"{b.where}:{line[:30]}" for b, line, _ in SHOWN])
 def test_server_transcripts_print_what_the_docs_show(block: Block, line: str,
                                                      shown: str) -> None:
     server = f"{shlex.quote(sys.executable)} -m server.cli.app"
     command = re.sub(r"(^|[|;&]\s*)(\S*/)?server\b", lambda m: m[1] + server, line)
-    # the time limit only ends a hung command: a compare of ~80 deals takes 40 s on a quiet
+    # the time limit only ends a hung command: a compare of ~80 deals took 40 s on a quiet
     # machine, and more than 60 under the suite's load
     done = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True,
                           timeout=300)

@@ -83,7 +83,10 @@ def test_bad_output_quotes_what_the_bot_printed() -> None:
 
 
 def test_a_noi_fault_line_gives_the_cause_beside_the_verdict(tmp_path: Path) -> None:
-    rand = f"{sys.executable} {ROOT}/sample_ai/noi2014/random_bot.py"
+    # The opponents are kept running (one process each, not one a turn): only the chatty
+    # bot's fault line is checked.
+    rand = f"json+keep-running:{sys.executable} {ROOT}/sample_ai/noi2014/random_bot.py " \
+        "--keep-running"
     run = server("match", "--ruleset", "noi2014", CHATTY, rand, rand, rand, "--seed", "1")
     assert run.returncode == 0, run.stderr
     assert "(BAD_OUTPUT): output is not JSON (Expecting value: line 1 column 1 (char 0)): " \

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from rulesets.default.logs import MatchFiles
 from rulesets.default.match import HandSummary, MatchConfig, Player, play_match_hand
 from rulesets.default.table import fine_for
 from server.bots.seats import TableOptions
+from tests.server.cli.inprocess import server_here
 from tests.signals import ctrl_c_works
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -310,12 +311,14 @@ def test_bot_lines_and_names_that_look_like_markup_are_printed_as_written(
 
 def test_faulty_bots_are_faulted_autoplayed_and_restarted_every_hand(tmp_path: Path) -> None:
     proc = run_server(DRAWBOT, f"{BOTS}/crash_mid_hand.py", f"{BOTS}/garbage.py",
-                      f"{BOTS}/illegal_discard.py", "-d", "--seed", "5", "--groups", "1",
+                      f"{BOTS}/illegal_discard.py", "-d", "--seed", "5", "--hands", "5",
                       "--log-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     folder = match_dir(tmp_path)
     sheet = read_sheet(folder)
-    assert len(sheet) == 1 + 16 + 1
+    # Five hands: the fifth is the first with the players in other seats (a 16-hand group
+    # showed nothing more).
+    assert len(sheet) == 1 + 5 + 1
     causes = {1: "closed-output", 2: "malformed: unknown keyword 'hello,'", 3: "illegal: out "}
     for row, hand_dir in zip(sheet[1:-1], hand_dirs(folder), strict=True):
         # The Faults column names the players, in player order whatever seats they held,
@@ -395,74 +398,79 @@ def test_a_pass_to_its_own_mjgang_read_after_the_replacement_pick_never_faults(
 
     ``kong_racer`` makes added kongs whenever it can and writes its ``pass`` only
     once it has read the ``pick`` that follows, so the race is lost every time.
-    Three matches at once (48 hands, 2 of them with greedy AIs), through the server
-    command: no fault in any hand, and ``server verify`` agrees with every record. A
-    16-hand group each: 42 races on these seeds (every bot here is deterministic), each a
-    chance for the stray ``pass`` to fault; two groups each doubled the time and showed
-    nothing more.
+    Three matches at once (12 hands, 2 of them with greedy AIs), through the server
+    command: no fault in any hand, and ``server verify`` agrees with every record. The
+    first 4 hands each: 11 races on these seeds, each a sure fault if a stray ``pass``
+    faulted. Four racers play the same race in hand k and k + 4 (the table is symmetric,
+    every bot here deterministic): a 16-hand group each played 42 races, the same 10 of
+    the four-racer tables four times over, and showed nothing more.
     """
-    matches = [("1", "1", [RACER] * 4), ("2", "1", [RACER] * 4),
-               ("3", "1", [RACER, GREEDY, RACER, GREEDY])]
+    matches = [("1", "4", [RACER] * 4), ("2", "4", [RACER] * 4),
+               ("3", "4", [RACER, GREEDY, RACER, GREEDY])]
     env = {**os.environ, "COLUMNS": "200"}
-    runs = [subprocess.Popen(server_argv(*players, "-d", "--seed", seed, "--groups", groups,
+    runs = [subprocess.Popen(server_argv(*players, "-d", "--seed", seed, "--hands", hands,
                                          "--log-dir", str(tmp_path / seed)),
                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
-            for seed, groups, players in matches]
-    outputs = [run.communicate(timeout=900) for run in runs]
+            for seed, hands, players in matches]
+    outputs = [run.communicate(timeout=300) for run in runs]
     assert [run.returncode for run in runs] == [0, 0, 0], outputs
     hands = races = stray = 0
-    for seed, groups, _ in matches:
+    for seed, played, _ in matches:
         folder = match_dir(tmp_path / seed)
         sheet = read_sheet(folder)
-        assert len(sheet) == 1 + 16 * int(groups) + 1
-        assert [row[-1] for row in sheet[1:-1]] == [""] * 16 * int(groups)  # no fault
+        assert len(sheet) == 1 + int(played) + 1
+        assert [row[-1] for row in sheet[1:-1]] == [""] * int(played)  # no fault
         for hand_dir in hand_dirs(folder):
             result = hand_records(hand_dir)["result"]
             assert result["faults"] == {}, hand_dir
             hands += 1
             races += forced_stray_passes(hand_dir)
             stray += sum(result["unsolicited"])
-        verified = run_server("verify", str(folder), timeout=300)
+        verified = server_here("verify", str(folder), columns=200)  # in-process: the records
         assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert hands == 48
-    assert races >= 35, races  # 42 on these seeds
+    assert hands == 12
+    assert races >= 10, races  # 11 on these seeds: 4 and 6 at the four-racer tables
     assert stray >= races  # each one logged as a stray line
 
 
 # Bots with the habits of the three public C++ bots written for the original server
 # (``tests/bots/cpp_habits.py`` says which habit comes from which), and the match seeds
-# in which the one that answers its own ``mjgang`` makes added kongs: 3 and 7 of them.
+# in which the one that answers its own ``mjgang`` makes added kongs, with the hands played
+# (the first hands up to the second kong of seed 18: the other hands of a 16-hand group, 11
+# more kongs, showed nothing more).
 LIKE_MAHJONGAI = f"{BOTS}/like_mahjongai.py"
 LIKE_7PAIRS = f"{BOTS}/like_7pairs.py"
 LIKE_STICNARF = f"{BOTS}/like_sticnarf.py"
 SEEDED_GREEDY = f"{GREEDY} --seed 7"
 LIKE_CPP_MATCHES = [
-    ("26", [LIKE_MAHJONGAI, LIKE_7PAIRS, LIKE_STICNARF, SEEDED_GREEDY], [], 3),
-    ("18", [LIKE_MAHJONGAI, LIKE_MAHJONGAI, LIKE_STICNARF, SEEDED_GREEDY], ["--announce"], 7),
+    ("26", [LIKE_MAHJONGAI, LIKE_7PAIRS, LIKE_STICNARF, SEEDED_GREEDY], [], 2, 1),
+    ("18", [LIKE_MAHJONGAI, LIKE_MAHJONGAI, LIKE_STICNARF, SEEDED_GREEDY], ["--announce"], 7,
+     2),
 ]
 
 
 @pytest.mark.slow
 def test_bots_with_the_real_cpp_bots_habits_play_full_matches_with_greedy_unfaulted(
         tmp_path: Path) -> None:
-    """A full match unit (16 hands) each, through the server command: every stray
+    """A match each, through the server command (hands won and drawn): every stray
     ``pass`` to an own ``mjgang`` is logged and ignored, a bot that aborts on ``mhu``
     (``--announce``) or at the end of its input is not faulted, nothing is fined."""
     env = {**os.environ, "COLUMNS": "200"}
-    runs = [subprocess.Popen(server_argv(*players, *extra, "-d", "--seed", seed, "--groups",
-                                         "1", "--log-dir", str(tmp_path / seed)),
+    runs = [subprocess.Popen(server_argv(*players, *extra, "-d", "--seed", seed, "--hands",
+                                         str(hands), "--log-dir", str(tmp_path / seed)),
                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
-            for seed, players, extra, _ in LIKE_CPP_MATCHES]
+            for seed, players, extra, hands, _ in LIKE_CPP_MATCHES]
     outputs = [run.communicate(timeout=300) for run in runs]
     assert [run.returncode for run in runs] == [0, 0], outputs
-    for seed, players, _, kongs in LIKE_CPP_MATCHES:
+    for seed, players, _, hands, kongs in LIKE_CPP_MATCHES:
         folder = match_dir(tmp_path / seed)
         assert json.loads((folder / "match.json").read_text())["completed"] is True
         sheet = read_sheet(folder)
-        assert len(sheet) == 1 + 16 + 1
-        assert [row[-1] for row in sheet[1:-1]] == [""] * 16  # no fault
+        assert len(sheet) == 1 + hands + 1
+        assert [row[-1] for row in sheet[1:-1]] == [""] * hands  # no fault
+        assert any(row[7] != "draw" for row in sheet[1:-1])  # a win: its mhu was met
         strays = 0
         for hand_dir in hand_dirs(folder):
             records = hand_records(hand_dir)
@@ -486,7 +494,7 @@ def test_bots_with_the_real_cpp_bots_habits_play_full_matches_with_greedy_unfaul
             # Each one read is logged as a stray line.
             assert len(drew) <= sum(records["result"]["unsolicited"]) <= len(owners)
         assert strays == kongs
-        verified = run_server("verify", str(folder), timeout=300)
+        verified = server_here("verify", str(folder), columns=200)  # in-process: the records
         assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
@@ -494,8 +502,9 @@ def test_bots_with_the_real_cpp_bots_habits_play_full_matches_with_greedy_unfaul
 
 
 def test_sample_match_completes_and_replays_the_same_deals(tmp_path: Path) -> None:
-    """The acceptance command, run twice at once with the same seed."""
-    args = [GREEDY, GREEDY, RANDOM, RANDOM, "-d", "--seed", "1", "--groups", "1"]
+    """The acceptance command, run twice at once with the same seed, for its first hands
+    (four: each deal a different wall and seats; a 16-hand group showed nothing more)."""
+    args = [GREEDY, GREEDY, RANDOM, RANDOM, "-d", "--seed", "1", "--hands", "4"]
     env = {**os.environ, "COLUMNS": "200"}
     runs = [subprocess.Popen(server_argv(*args, "--log-dir", str(tmp_path / str(i))), cwd=ROOT,
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -505,7 +514,7 @@ def test_sample_match_completes_and_replays_the_same_deals(tmp_path: Path) -> No
     folders = [match_dir(tmp_path / str(i)) for i in range(2)]
     sheets = [read_sheet(folder) for folder in folders]
     for sheet in sheets:
-        assert len(sheet) == 1 + 16 + 1
+        assert len(sheet) == 1 + 4 + 1
         header, rows, total = sheet[0], sheet[1:-1], sheet[-1]
         # The players' columns are headed by their names (the 3rd to 6th), and so are
         # their fines (the 12th to 15th: "Fines greedy").
@@ -539,7 +548,7 @@ async def test_seeded_sample_ais_give_the_same_scoresheet_twice(tmp_path: Path) 
 # --- the command line --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("ais", "message"), [
+BAD_AIS = [
     (["tests/bots/no_such_bot.py", DRAWBOT, DRAWBOT, DRAWBOT],
      "tests/bots/no_such_bot.py does not exist"),
     (["{not_executable}", DRAWBOT, DRAWBOT, DRAWBOT], "is not executable"),
@@ -552,9 +561,28 @@ async def test_seeded_sample_ais_give_the_same_scoresheet_twice(tmp_path: Path) 
      "python3 would run tests/bots/nosuch.py, which does not exist"),
     ([DRAWBOT, DRAWBOT, "bash tests/bots/x.sh", DRAWBOT],
      "bash would run tests/bots/x.sh, which does not exist"),
-])
+]
+
+
+@pytest.mark.parametrize(("ais", "message"), BAD_AIS)
 def test_bad_ai_argument_exits_2_before_anything_starts(
         tmp_path: Path, ais: list[str], message: str) -> None:
+    """Through the command line's entry point in this process (``tests.server.cli.inprocess``);
+    the next test runs the real process."""
+    refused_before_anything_starts(
+        tmp_path, ais, message, lambda *args: server_here(*args, columns=200))
+
+
+def test_the_server_process_given_a_bad_ai_exits_2_before_anything_starts(
+        tmp_path: Path) -> None:
+    ais, message = BAD_AIS[0]
+    refused_before_anything_starts(tmp_path, ais, message,
+                                   lambda *args: run_server(*args, timeout=30))
+
+
+def refused_before_anything_starts(
+        tmp_path: Path, ais: list[str], message: str,
+        server: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     not_executable = tmp_path / "bot.py"
     not_executable.write_text("print('join')\n")
     marker = tmp_path / "started"
@@ -563,7 +591,7 @@ def test_bad_ai_argument_exits_2_before_anything_starts(
     ais = [a.format(not_executable=not_executable) for a in ais]
     ais = [*ais[:-1], canary]
     logs = tmp_path / "logs"
-    proc = run_server(*ais, "-d", "--seed", "1", "--log-dir", str(logs), timeout=30)
+    proc = server(*ais, "-d", "--seed", "1", "--log-dir", str(logs))
     assert proc.returncode == 2
     assert "error" in proc.stderr and message in " ".join(proc.stderr.split())
     assert not logs.exists()
@@ -613,17 +641,22 @@ def test_ctrl_c_stops_the_match_and_keeps_the_finished_hands(
     assert sheet[-1][0] == "Total"
     for hand_dir in hand_dirs(folder)[: len(rows)]:
         assert hand_records(hand_dir)["result"]["result"] == "draw"
-    # The hand it stopped during is marked, and the tools say what it is in one line.
+    # The hand it stopped during is marked, and the tools say what it is in one line. Given
+    # the hand's folder alone they read its marker, whatever signal wrote it: once (Ctrl-C)
+    # shows that; the match's folder, with the files the stop wrote, after every signal.
+    # (The tools run in-process, tests.server.cli.inprocess: they read what the stopped
+    # process left; test_replay_verify runs verify as a process.)
     (unfinished,) = hand_dirs(folder)[len(rows):]
     assert (unfinished / "INCOMPLETE").read_text().startswith("an unfinished hand")
-    for command in ("replay", "verify"):
-        run = run_server(command, str(unfinished))
+    for command in ("replay", "verify") if signum == signal.SIGINT else ():
+        run = server_here(command, str(unfinished), columns=200)
         assert run.returncode == 2
         assert run.stderr.count("\n") == 1 and "an unfinished hand" in run.stderr, run.stderr
-    run = run_server("verify", str(folder))
+    run = server_here("verify", str(folder), columns=200)
     assert run.returncode == 0, run.stdout
     assert f"note: {unfinished.name}: not checked: an unfinished hand" in run.stdout
-    run = run_server("report", str(folder), "--html", str(tmp_path / "report.html"))
+    run = server_here("report", str(folder), "--html", str(tmp_path / "report.html"),
+                      columns=200)
     assert run.returncode == 0, run.stderr
     assert f"note: {unfinished.name}: no page: an unfinished hand" in run.stdout
 
@@ -720,16 +753,17 @@ def test_a_fault_line_names_the_player_hand_cause_and_the_bots_last_stderr_line(
     file that holds its whole traceback."""
     bot = student_bot(tmp_path / "student", text="#!/usr/bin/env python3\nimport no_such_module\n")
     logs = tmp_path / "logs"
+    # Seven hands: the repeats shown are cut after five ("...").
     proc = run_server(DRAWBOT, str(bot), DRAWBOT, f"{BOTS}/crash_mid_hand.py", "-d",
-                      "--seed", "5", "--groups", "1", "--log-dir", str(logs))
+                      "--seed", "5", "--hands", "7", "--log-dir", str(logs))
     assert proc.returncode == 0, proc.stderr
     lines = fault_lines(proc.stderr)
     # A fault the same as one said before (same player, cause and last stderr line) is
     # not said again: it is counted at the end.
     again = [line for line in proc.stderr.splitlines() if "the problem said at hand" in line]
     assert len(lines) + sum(int(line.split("came back ")[1].split()[0]) for line in again) \
-        == 2 * 16
-    assert f"player 1 ({bot}): the problem said at hand 1 came back 15 more time(s), the " \
+        == 2 * 7
+    assert f"player 1 ({bot}): the problem said at hand 1 came back 6 more time(s), the " \
         "same (hand 2, hand 3, hand 4, hand 5, hand 6, ...)" in again
     folder = match_dir(logs)
     for number, hand_dir in enumerate(hand_dirs(folder), start=1):
@@ -752,12 +786,12 @@ def test_without_a_log_folder_the_fault_line_says_the_stderr_was_not_kept(
         tmp_path: Path, verbose: list[str]) -> None:
     """With ``-v`` too: the account tells the fault, and the fault line says why."""
     bot = student_bot(tmp_path / "student", text="#!/usr/bin/env python3\nimport no_such_module\n")
-    proc = run_server(str(bot), DRAWBOT, DRAWBOT, DRAWBOT, "--seed", "5", "--groups", "1",
+    proc = run_server(str(bot), DRAWBOT, DRAWBOT, DRAWBOT, "--seed", "5", "--hands", "2",
                       *verbose)
     assert proc.returncode == 0, proc.stderr
     lines = [line for line in fault_lines(proc.stderr) if line.startswith("hand ")]
     assert lines == [f"hand 1: player 0 ({bot}) faulted: closed-output: exit status 1; its "
                      "stderr ends: ModuleNotFoundError: No module named 'no_such_module' "
                      "(not kept: -d keeps it in the log folder)"]  # said once, then counted
-    assert f"player 0 ({bot}): the problem said at hand 1 came back 15 more time(s)" \
+    assert f"player 0 ({bot}): the problem said at hand 1 came back 1 more time(s)" \
         in proc.stderr

@@ -1,4 +1,8 @@
-"""`server replay`, `server verify` and `server report` on written and legacy logs."""
+"""`server replay`, `server verify` and `server report` on written and legacy logs.
+
+The shared matches are real ``server`` processes; the tools read them through the command
+line's entry point in this process (``tests.server.cli.inprocess``: a process each cost a
+second of start-up), and verify once as a real process too."""
 
 from __future__ import annotations
 
@@ -11,21 +15,34 @@ from pathlib import Path
 import pytest
 
 from tests.datadir import legacy_logs
+from tests.server.cli.inprocess import server_here
 
 SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
 BOTS = ["sample_ai/greedy.py", "sample_ai/greedy.py", "sample_ai/random_bot.py",
         "sample_ai/random_bot.py"]
 
 
-def server(*args: str) -> subprocess.CompletedProcess[str]:
+# Hands in each shared match: the tests read the first five, and verify reads each one
+# (six: the fifth, the first with the players in other seats, and one after it; a 16-hand
+# group, read the same way, showed nothing more).
+HANDS = 6
+
+
+def server_process(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*SERVER, *args], capture_output=True, text=True, timeout=300)
+
+
+def server(*args: str) -> subprocess.CompletedProcess[str]:
+    """A tool's command line, in this process (a match: ``server_process``)."""
+    return server_here(*args)
 
 
 @pytest.fixture(scope="module")
 def match_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One short match written with -d, shared by the tests here (read-only)."""
     logs = tmp_path_factory.mktemp("logs")
-    run = server(*BOTS, "-d", "--seed", "5", "--groups", "1", "--log-dir", str(logs))
+    run = server_process(*BOTS, "-d", "--seed", "5", "--hands", str(HANDS), "--log-dir",
+                         str(logs))
     assert run.returncode == 0, run.stderr
     (folder,) = logs.iterdir()
     return folder
@@ -43,10 +60,10 @@ def hands(folder: Path) -> list[Path]:
 
 
 def test_verify_accepts_an_untouched_match(match_dir: Path) -> None:
-    run = server("verify", str(match_dir))
+    run = server_process("verify", str(match_dir))
     assert run.returncode == 0, run.stdout
     assert "all agree" in run.stdout
-    assert "checked 17 item(s)" in run.stdout  # 16 hands and the scoresheet
+    assert f"checked {HANDS + 1} item(s)" in run.stdout  # the hands and the scoresheet
 
 
 def test_verify_accepts_one_hand_folder(match_dir: Path) -> None:
@@ -202,7 +219,7 @@ def faulty_match_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     is verified in tests/server/tournament/test_tournament.py, where its wait is shared
     with other tables.)"""
     logs = tmp_path_factory.mktemp("faulty")
-    run = server(*FAULTY, "-d", "--seed", "5", "--groups", "1", "--hard-limit", "2",
+    run = server_process(*FAULTY, "-d", "--seed", "5", "--hands", str(HANDS), "--hard-limit", "2",
                  "--log-dir", str(logs))
     assert run.returncode == 0, run.stderr
     (folder,) = logs.iterdir()
@@ -238,8 +255,8 @@ def test_every_fault_is_fined_on_record_and_verify_recomputes_it(faulty_match_di
         for seat in result["faults"]:
             assert [int(seat), 2000.0, 1000] in result["timings"]
     summary = json.loads((faulty_match_dir / "match.json").read_text())
-    assert [p["fines"] for p in summary["players"]] == [160, 160, 0, 160]
-    assert [p["faults"] for p in summary["players"]] == [16, 16, 0, 16]
+    assert [p["fines"] for p in summary["players"]] == [10 * HANDS, 10 * HANDS, 0, 10 * HANDS]
+    assert [p["faults"] for p in summary["players"]] == [HANDS, HANDS, 0, HANDS]
     run = server("verify", str(faulty_match_dir))
     assert run.returncode == 0, run.stdout
     assert "all agree" in run.stdout
@@ -286,7 +303,7 @@ def test_verify_catches_a_hard_limit_changed_in_a_hand(faulty_copy: Path) -> Non
 
 def test_verify_accepts_a_match_ended_by_a_fault_with_its_fine(tmp_path: Path) -> None:
     """--on-fault end: the aborted hand keeps the fault's fine, and verify checks it."""
-    run = server("tests/bots/crash_mid_hand.py", *FAULTY[2:3] * 3, "-d", "--seed", "5",
+    run = server_process("tests/bots/crash_mid_hand.py", *FAULTY[2:3] * 3, "-d", "--seed", "5",
                  "--on-fault", "end", "--log-dir", str(tmp_path))
     assert run.returncode == 1, run.stderr
     (folder,) = tmp_path.iterdir()

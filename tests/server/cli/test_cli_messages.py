@@ -1,7 +1,9 @@
 """Messages that send a person the right way: each mistake is named as made.
 
-Every case is a real ``server`` process, run as a user runs it, refused
-before anything starts (exit status 2, one line, no traceback).
+Every case is refused before anything starts (exit status 2, one line, no traceback).
+Most call the command line's entry point in this process (``tests.server.cli.inprocess``:
+a process apiece cost a second of start-up for no check more); a mistyped command and
+``python -m server.cli`` are real ``server`` processes, run as a user runs them.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from server.cli.app import app
+from tests.server.cli.inprocess import server_here
 
 ROOT = Path(__file__).resolve().parents[3]
 PY = sys.executable
@@ -23,6 +26,10 @@ COMMANDS = {c.name or (c.callback.__name__ if c.callback else "")
 
 
 def server(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return server_here(*args, cwd=cwd, columns=400)
+
+
+def server_process(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([PY, "-c", "from server.cli.app import main; main()", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, "COLUMNS": "400"})
@@ -48,7 +55,7 @@ def good_bot(name: str, table: str = "bot") -> str:
 
 
 def test_a_mistyped_command_is_named_with_the_command_meant(tmp_path: Path) -> None:
-    line = refused(server("tournamnet", "x", cwd=tmp_path))
+    line = refused(server_process("tournamnet", "x", cwd=tmp_path))
     assert "no such command 'tournamnet'; did you mean 'tournament'?" in line
     assert "AIs" not in line.split("(")[0]
 
@@ -139,5 +146,5 @@ def test_python_m_server_cli_runs_the_server_command_as_the_installed_script_doe
                                capture_output=True, text=True, timeout=60,
                                env={**os.environ, "COLUMNS": "400"})
     assert by_module.returncode == 0, by_module.stderr
-    assert by_module.stdout == server("rulesets").stdout
+    assert by_module.stdout == server_process("rulesets").stdout
     assert "botzone" in by_module.stdout

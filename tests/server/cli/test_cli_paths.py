@@ -4,6 +4,11 @@ One table of cases: a file where a folder is wanted and the reverse, a parent
 that is a file, a folder nobody can write in (under ``/sys``, which refuses
 even root), a missing input. Each runs the real command line and must fail
 before any bot starts. ``fans --batch`` reads stdin and takes no path.
+
+The cases call the command line's entry point (``server.cli.app.main``) in this process,
+with its arguments, its streams and its exit status: a process each cost a second of
+start-up apiece for no check more. A few run as the real ``server`` process too, for the
+exit status and the one line a person's shell sees.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.server.cli.inprocess import server_here
 
 ROOT = Path(__file__).resolve().parents[3]
 SERVER = [sys.executable, "-c", "from server.cli.app import main; main()"]
@@ -139,6 +146,14 @@ CASES = [
 ]
 
 
+def said_in_one_line(run: subprocess.CompletedProcess[str], fragment: str) -> None:
+    assert "Traceback" not in run.stdout + run.stderr, run.stderr
+    assert run.returncode == 2, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), run.stderr
+    assert fragment in lines[0]
+
+
 @pytest.mark.parametrize(("args", "fragment"), [(a, f) for _, a, f in CASES],
                          ids=[case_id for case_id, _, _ in CASES])
 def test_a_bad_path_exits_2_with_one_line_and_no_traceback(
@@ -151,9 +166,18 @@ def test_a_bad_path_exits_2_with_one_line_and_no_traceback(
         else:
             UNWRITABLE.rmdir()
             pytest.fail(f"{UNWRITABLE.parent} took a new folder: this test needs one that cannot")
-    run = server(*(a.format(**paths) for a in args))
-    assert "Traceback" not in run.stdout + run.stderr, run.stderr
-    assert run.returncode == 2, run.stderr
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), run.stderr
-    assert fragment.format(**paths) in lines[0]
+    said_in_one_line(server_here(*(a.format(**paths) for a in args)),
+                     fragment.format(**paths))
+
+
+REAL = ["match-log-dir-is-a-file", "replay-file-not-text", "tournament-resume-not-a-database",
+        "connect-bot-missing"]
+
+
+@pytest.mark.parametrize(("args", "fragment"), [(a, f) for i, a, f in CASES if i in REAL],
+                         ids=REAL)
+def test_the_server_process_given_a_bad_path_exits_2_with_one_line(
+        paths: dict[str, str], args: list[str], fragment: str) -> None:
+    """The real process, for a case of each kind of command: a match (``server AI ...``,
+    routed to ``match``), a record's reader, a tournament, and a remote bot's bridge."""
+    said_in_one_line(server(*(a.format(**paths) for a in args)), fragment.format(**paths))

@@ -1,5 +1,7 @@
 """``server compare``: the verdicts of real comparisons, the JSON object, and bad input
-(exit status 2, one line). Each case is a real ``server`` process, as a user runs it."""
+(exit status 2, one line). Each comparison is a real ``server`` process, as a user runs
+it; the bad input cases call its entry point in this process (``tests.server.cli.inprocess``),
+one of them in a real process too."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.server.cli.inprocess import server_here
 
 ROOT = Path(__file__).resolve().parents[3]
 PY = sys.executable
@@ -83,7 +87,7 @@ def test_two_real_bot_commands_compare_end_to_end() -> None:
     assert got["ci_low"] is None  # one deal: no interval
 
 
-@pytest.mark.parametrize(("args", "message"), [
+BAD_INPUT = [
     (("random", "greedy", "--ruleset", "chess"), "no ruleset 'chess'"),
     (("random", "greedy", "--ruleset", "thupc2021"), "plays no bots"),
     (("random", "greedy", "--elo0", "5", "--elo1", "0"), "--elo0 must be below --elo1"),
@@ -95,9 +99,20 @@ def test_two_real_bot_commands_compare_end_to_end() -> None:
     (("random", "greedy", "--ruleset", "botzone", "--variant", "riichi"), "--variant"),
     (("random", "greedy", "--opponents", "random"), "give 3 bots"),
     (("random", "greedy", "--jobs", "2", "--cluster", "local"), "--jobs is for processes"),
-])
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_INPUT)
 def test_bad_input_is_one_line_and_exit_status_2(args: tuple[str, ...], message: str) -> None:
-    done = server(*args)
+    one_line_and_status_2(server_here("compare", *args, columns=400), message)
+
+
+def test_the_compare_process_given_bad_input_exits_2_with_one_line() -> None:
+    args, message = BAD_INPUT[2]
+    one_line_and_status_2(server(*args), message)
+
+
+def one_line_and_status_2(done: subprocess.CompletedProcess[str], message: str) -> None:
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
