@@ -34,13 +34,11 @@ from __future__ import annotations
 
 import random
 import sys
-import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol, TextIO
 
-from protocol.bot_errors import report_line
 from protocol.messages import (
     FROM_AI,
     AGang,
@@ -325,12 +323,12 @@ class Bot:
             try:
                 table.discard(message.seat, message.tile)
             except Exception:  # our own bookkeeping bug: keep playing
-                _warn(f"could not apply {format_line(message)!r}:\n{traceback.format_exc()}")
+                _warn(f"could not apply {format_line(message)!r}:\n{_traceback()}")
         else:
             try:
                 prompt = self._observe(message)
             except Exception:  # our own bookkeeping bug: keep playing
-                _warn(f"could not apply {format_line(message)!r}:\n{traceback.format_exc()}")
+                _warn(f"could not apply {format_line(message)!r}:\n{_traceback()}")
                 prompt = _prompt_of(message, self.table.seat)
             if prompt is None:
                 return None
@@ -351,18 +349,18 @@ class Bot:
                 legal = isinstance(answer, FROM_AI) and self.table.is_legal(prompt, answer, about)
         except Exception as exc:
             _warn(f"{self.name}: decision on {format_line(message)!r} raised:\n"
-                  f"{traceback.format_exc()}")
+                  f"{_traceback()}")
             failure = f"{_METHODS[prompt]} raised {_raised(exc)}"
             legal = False
         if not legal or not isinstance(answer, FROM_AI):
             safe = self._safe_answer(prompt)
             said = f"the framework answered {format_line(safe)!r}"
             if failure:
-                _warn(report_line(failure, f"after {format_line(message)!r}; {said}"))
+                _warn(_report_line(failure, f"after {format_line(message)!r}; {said}"))
             else:
                 _warn(f"{self.name}: {_show(answer)} is not legal after "
                       f"{format_line(message)!r}; answering {format_line(safe)!r}")
-                _warn(report_line(f"{_METHODS[prompt]} gave an illegal answer",
+                _warn(_report_line(f"{_METHODS[prompt]} gave an illegal answer",
                                   f"{_show(answer)} after {format_line(message)!r}; {said}"))
             self.fallbacks += 1
             answer = safe
@@ -477,6 +475,8 @@ _METHODS = {Prompt.TURN: "on_turn", Prompt.DISCARD: "on_discard_after_claim",
 
 def _raised(exc: BaseException) -> str:
     """An exception in one line, with the innermost line of the bot's code that raised it."""
+    import traceback
+
     frames = traceback.extract_tb(exc.__traceback__)
     mine = [f for f in frames if f.filename != __file__] or frames
     where = f" ({mine[-1].filename.rsplit('/', 1)[-1]}:{mine[-1].lineno})" if mine else ""
@@ -517,6 +517,23 @@ def _about(message: ToAI) -> tuple[int, Tile] | None:
 
 def _warn(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
+
+
+# Only a bot's mistakes need these: a bot that makes none does not import them at its
+# start (every hand starts four bot processes).
+
+
+def _traceback() -> str:
+    import traceback
+
+    return traceback.format_exc()
+
+
+def _report_line(what: str, detail: str) -> str:
+    """``protocol.bot_errors.report_line``, imported when a mistake is reported."""
+    from protocol import bot_errors
+
+    return bot_errors.report_line(what, detail)
 
 
 DEFAULT_PROGRAM_SEED = 0

@@ -1,27 +1,33 @@
 """Hand analysis, the fan table and settlement. Pure: no I/O."""
 
 import protocol.compiled  # noqa: F401  (first: MAHJONG_PURE acts before a compiled module)
-from scoring.analysis import (
-    Decomposition,
-    decompositions,
-    is_winning,
-    shanten,
-    waiting_tiles,
-)
-from scoring.distance import regular_distance
-from scoring.fans import (
-    FAN_TABLE,
-    FANS,
-    Fan,
-    FanResult,
-    HandError,
-    WinningHand,
-    can_win,
-    score,
-    score_tiles,
-)
-from scoring.melds import Meld, MeldKind, parse_meld
-from scoring.settlement import BASE, WinKind, settle
+
+# The names below are loaded on first use (PEP 562), each from its module: a process
+# that needs one module (a sample bot: ``scoring.analysis``) does not pay at its start
+# for the others (the fan table above all).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from scoring.analysis import (
+        Decomposition,
+        decompositions,
+        is_winning,
+        shanten,
+        waiting_tiles,
+    )
+    from scoring.distance import regular_distance
+    from scoring.fans import (
+        FAN_TABLE,
+        FANS,
+        Fan,
+        FanResult,
+        HandError,
+        WinningHand,
+        can_win,
+        score,
+        score_tiles,
+    )
+    from scoring.melds import Meld, MeldKind, parse_meld
+    from scoring.settlement import BASE, WinKind, settle
 
 __all__ = [
     "BASE", "FANS", "FAN_TABLE", "Decomposition", "Fan", "FanResult", "HandError", "Meld",
@@ -29,3 +35,25 @@ __all__ = [
     "parse_meld", "regular_distance", "score", "score_tiles", "settle", "shanten",
     "waiting_tiles",
 ]
+_MODULES = {
+    "scoring.analysis": ("Decomposition", "decompositions", "is_winning", "shanten",
+                         "waiting_tiles"),
+    "scoring.distance": ("regular_distance",),
+    "scoring.fans": ("FAN_TABLE", "FANS", "Fan", "FanResult", "HandError", "WinningHand",
+                     "can_win", "score", "score_tiles"),
+    "scoring.melds": ("Meld", "MeldKind", "parse_meld"),
+    "scoring.settlement": ("BASE", "WinKind", "settle"),
+}
+_WHERE = {name: module for module, names in _MODULES.items() for name in names}
+
+
+def __getattr__(name: str) -> object:
+    """``scoring.NAME``, ``from scoring import NAME``: the name from its module."""
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value: object = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

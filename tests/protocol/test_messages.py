@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 from hypothesis import given, settings
@@ -211,7 +213,7 @@ def _from_class(cls: type) -> st.SearchStrategy[Message]:
     if cls is MHu:
         return st.builds(MHu, seats, seats, st.integers(0, 999_999))
     shapes = {"tile": tiles, "seat": seats}
-    return st.builds(cls, *[shapes[f.name] for f in dataclasses.fields(cls)])
+    return st.builds(cls, *[shapes[name] for name in cls.__match_args__])
 
 
 messages = st.one_of([_from_class(cls) for cls in (*FROM_AI, *TO_AI)])
@@ -274,3 +276,19 @@ tokens = st.sampled_from(
 @given(st.lists(tokens, max_size=16).map(" ".join))
 def test_near_miss_lines_never_raise_anything_but_malformed_line(line):
     _parse_or_malformed(line)
+
+
+def test_a_message_is_a_frozen_value_compared_hashed_and_shown_by_its_fields() -> None:
+    """What the dataclasses gave, kept by the plain classes (protocol.messages._Message)."""
+    move = MOut(2, Tile.M5)
+    assert move == MOut(2, Tile.M5) and move != MOut(1, Tile.M5) and move != MPeng(2, Tile.M5)
+    assert hash(move) == hash((2, Tile.M5)) and hash(Hu()) == hash(())
+    assert repr(move) == "MOut(seat=2, tile=<Tile.M5: 4>)"
+    assert repr(Join()) == "Join(name=None, token=None)" and repr(Pass()) == "Pass()"
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field 'tile'"):
+        move.tile = Tile.M6  # type: ignore[misc]
+    deal = Init(tuple(ALL_TILES[:13]))
+    assert pickle.loads(pickle.dumps(move)) == move and copy.deepcopy(deal) == deal
+    match move:
+        case MOut(seat, tile):
+            assert (seat, tile) == (2, Tile.M5)

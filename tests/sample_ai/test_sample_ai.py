@@ -534,3 +534,17 @@ def test_the_guide_suggests_verbose_on_a_short_match_only() -> None:
                 if line.startswith("server ") and " -v" in line]
     assert commands
     assert all("--groups 1" in line for line in commands), commands
+
+
+def test_a_sample_bot_starts_without_what_only_mistakes_or_other_tools_need() -> None:
+    """Every hand starts four bot processes: their start is most of a match's CPU. The
+    fan table, settlement, line framing and the error paths' modules stay unloaded."""
+    bot = ROOT / "sample_ai" / "random_bot.py"
+    started = subprocess.run([sys.executable, "-X", "importtime", str(bot)],
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                             timeout=30, check=True)
+    assert started.stdout == "join\n"
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in started.stderr.splitlines()}
+    assert "sample_ai.framework" in loaded
+    assert not loaded & {"scoring.fans", "scoring.settlement", "protocol.framing",
+                         "protocol.bot_errors", "traceback", "typer", "trio"}
