@@ -179,6 +179,10 @@ def faults_by_player(summary: HandSummary) -> dict[int, str]:
 # The match through the real commands: five hands, the fifth the first with the players in
 # other seats (a 16-hand group showed nothing more; the in-process tests play the rest).
 HANDS = 5
+# Each hand's join waits for ``server connect`` to start its bot and hear it (0.4 s on a
+# quiet machine, seconds under a heavy load, when the default 5 s faulted a hand and the
+# bridge counted one fewer). A join that comes sooner is taken at once.
+JOIN = ("--join-limit", "30")
 
 
 def _start_server(log_dir: Path, *ais: str) -> tuple[subprocess.Popen[str], int, list[str]]:
@@ -253,7 +257,7 @@ def test_two_remote_and_two_local_seats_play_a_match_logged_as_if_all_local(
     remote_ais = ["tcp:p0", DRAWBOT, "tcp:p2", DRAWBOT]
     server, port, err = _start_server(tmp_path / "remote", *remote_ais, "--listen",
                                       "127.0.0.1:0", "--token", "p0=secret0", "--token",
-                                      "p2=secret2")
+                                      "p2=secret2", *JOIN)
     bridges = [subprocess.Popen(server_argv("connect", f"127.0.0.1:{port}", "--name", name,
                                             "--token", TOKENS[name], "--", DRAWBOT),
                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -271,7 +275,7 @@ def test_two_remote_and_two_local_seats_play_a_match_logged_as_if_all_local(
         assert bridge_proc.returncode == 0
         assert f"stopped after {HANDS} hand(s): the match is over" in stderr
     local = subprocess.run(server_argv(*[DRAWBOT] * 4, "-d", "--seed", "3", "--hands", str(HANDS),
-                                       "--log-dir", str(tmp_path / "local")),
+                                       *JOIN, "--log-dir", str(tmp_path / "local")),
                            cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert local.returncode == 0, local.stderr
     remote_dir, local_dir = match_dir(tmp_path / "remote"), match_dir(tmp_path / "local")
