@@ -235,14 +235,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
             said = "None" if action is None else _named(int(action))
             raise IllegalActionError(f"{agent} may not play {said} now (legal: "
                                      f"{', '.join(_named(a) for a in self._legal)})")
-        action = int(action)
-        self._cumulative_rewards[agent] = 0.0
-        for other in AGENTS:
-            self.rewards[other] = 0.0
+        # (rewards are all 0 until the game ends, and then every step is a dead one)
         fast = self._fast
         assert fast is not None
-        fast.act(self._seat[agent], action)
-        self._next()
+        fast.act(self._seat[agent], int(action))
+        queue = fast.queue
+        if queue:
+            self.agent_selection = AGENTS[queue[0]]
+        else:
+            self._finish()
 
     # --- what an agent sees ----------------------------------------------------------------
 

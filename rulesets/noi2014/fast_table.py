@@ -30,6 +30,7 @@ action)`` its action; ``log`` holds every action as ``seat * N_ACTIONS + action`
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from rulesets.noi2014.engine import Remaining, Result, rank
 from rulesets.noi2014.hands import (
@@ -59,7 +60,7 @@ from rulesets.noi2014.seat_view import (
 )
 from rulesets.noi2014.tiles import KINDS
 
-PLAYERS = 4
+PLAYERS: Final = 4
 _CLAIM_RANK = {HU: 0, KONG: 1, PENG: 2}  # a win beats a kong beats a pung
 
 
@@ -87,6 +88,11 @@ class FastTable:
         self.melded = [[0] * N_KINDS for _ in range(PLAYERS)]
         self.pung_of: list[set[int]] = [set() for _ in range(PLAYERS)]
         self.pool = [[0] * N_KINDS for _ in range(PLAYERS)]
+        # shared by the four seats' observations: melded and pool as bytes, and each kind's
+        # copies in melds or on the table (``seen``), kept as they change
+        self.melded_bytes = [bytes(N_KINDS)] * PLAYERS
+        self.pool_bytes = [bytes(N_KINDS)] * PLAYERS
+        self.seen = [0] * N_KINDS
         self.discards: list[tuple[int, int]] = []
         self.active = [True] * PLAYERS
         self.winners: list[int] = []
@@ -216,7 +222,7 @@ class FastTable:
     def _discard(self, seat: int, kind: int) -> None:
         self.hands[seat][kind] -= 1
         self.discards.append((seat, kind))
-        self.pool[seat][kind] += 1
+        self._to_pool(seat, kind, 1)
         queue = [s for s in self._others(seat) if self._can_claim(s, kind)]
         if not queue:
             self._next_after(seat)
@@ -232,14 +238,26 @@ class FastTable:
         if hand[kind] == 4:
             hand[kind] = 0
             self.melds[seat].append(("GANG", kind))
-            self.melded[seat][kind] += 4
+            self._meld(seat, kind, 4)
         else:
             hand[kind] -= 1
             self.melds[seat] = [("GANG", k) if (v, k) == ("PENG", kind) else (v, k)
                                 for v, k in self.melds[seat]]
             self.pung_of[seat].discard(kind)
-            self.melded[seat][kind] += 1
+            self._meld(seat, kind, 1)
         self._draw(seat, True)
+
+    def _to_pool(self, seat: int, kind: int, n: int) -> None:
+        pool = self.pool[seat]
+        pool[kind] += n
+        self.pool_bytes[seat] = bytes(pool)
+        self.seen[kind] += n
+
+    def _meld(self, seat: int, kind: int, n: int) -> None:
+        melded = self.melded[seat]
+        melded[kind] += n
+        self.melded_bytes[seat] = bytes(melded)
+        self.seen[kind] += n
 
     def _settle_claims(self) -> None:
         kind, discarder = self.tile, self.discarder
@@ -247,7 +265,7 @@ class FastTable:
             self._next_after(discarder)
             return
         best, _, seat, then = min(self.claims)  # the best claim, then the nearest seat
-        self.pool[discarder][kind] -= 1
+        self._to_pool(discarder, kind, -1)
         hand = self.hands[seat]
         if best == _CLAIM_RANK[HU]:
             self._win(seat, hand)  # its view never adds the winning discard to its hand
@@ -256,12 +274,12 @@ class FastTable:
         elif best == _CLAIM_RANK[KONG]:
             hand[kind] -= 3
             self.melds[seat].append(("GANG", kind))
-            self.melded[seat][kind] += 4
+            self._meld(seat, kind, 4)
             self._draw(seat, True)
         else:
             hand[kind] -= 2
             self.melds[seat].append(("PENG", kind))
-            self.melded[seat][kind] += 3
+            self._meld(seat, kind, 3)
             self.pung_of[seat].add(kind)
             self._discard(seat, then)
 
@@ -325,14 +343,11 @@ class FastTable:
 
     def _codes(self, me: int, hand: list[int], decision: int) -> bytes:
         o1, o2, o3 = (me + 1) % PLAYERS, (me + 2) % PLAYERS, (me + 3) % PLAYERS
-        melded, pool = self.melded, self.pool
-        m0, m1, m2, m3 = melded[me], melded[o1], melded[o2], melded[o3]
-        p0, p1, p2, p3 = pool[me], pool[o1], pool[o2], pool[o3]
+        melded, pool, seen = self.melded_bytes, self.pool_bytes, self.seen
         left = self.tail - self.head
-        counts = b"".join((bytes(hand), bytes(m0), bytes(m1), bytes(m2), bytes(m3),
-                           bytes(p0), bytes(p1), bytes(p2), bytes(p3)))
-        unseen = bytes([4 - hand[k] - m0[k] - m1[k] - m2[k] - m3[k] - p0[k] - p1[k] - p2[k]
-                        - p3[k] for k in range(N_KINDS)])
+        counts = b"".join((bytes(hand), melded[me], melded[o1], melded[o2], melded[o3],
+                           pool[me], pool[o1], pool[o2], pool[o3]))
+        unseen = bytes([4 - hand[k] - seen[k] for k in range(N_KINDS)])
         tile = self.tile
         told = ONE_HOT[tile] if decision in (DRAW, CLAIM, PUNG_DISCARD) else ZEROS
         active = self.active

@@ -10,6 +10,8 @@ view fed something no game tells), and the encoder then takes its general path.
 
 from __future__ import annotations
 
+from typing import Final
+
 from rulesets.noi2014.seat_view import (
     CLAIM,
     DRAW,
@@ -22,18 +24,18 @@ from rulesets.noi2014.seat_view import (
     SeatView,
 )
 
-PLANES = 20
-ONE = 4  # the code of 1.0
-FIRST_LEFT = 5  # the code of 0 tiles left in the wall
+PLANES: Final = 20
+ONE: Final = 4  # the code of 1.0
+FIRST_LEFT: Final = 5  # the code of 0 tiles left in the wall
 VALUES = [c / 4 for c in range(ONE + 1)] + [n / WALL_AFTER_DEAL
                                             for n in range(WALL_AFTER_DEAL + 1)]
-ONES = bytes([ONE]) * N_KINDS
-ZEROS = bytes(N_KINDS)
-_SMALL = bytes(range(ONE + 1))
-ONE_HOT = [bytes(k) + bytes([ONE]) + bytes(N_KINDS - k - 1) for k in range(N_KINDS)]
-LEFT_PLANES = [bytes([FIRST_LEFT + n]) * N_KINDS for n in range(WALL_AFTER_DEAL + 1)]
+ONES: Final = bytes([ONE]) * N_KINDS
+ZEROS: Final = bytes(N_KINDS)
+_SMALL: Final = bytes(range(ONE + 1))
+ONE_HOT: Final = [bytes(k) + bytes([ONE]) + bytes(N_KINDS - k - 1) for k in range(N_KINDS)]
+LEFT_PLANES: Final = [bytes([FIRST_LEFT + n]) * N_KINDS for n in range(WALL_AFTER_DEAL + 1)]
 # planes 11-13 (a draw, a claim, the discard after a pung) by decision (NONE .. TARGET)
-DECISION_PLANES = [ZEROS * 3, ONES + ZEROS * 2, ZEROS + ONES + ZEROS, ZEROS * 2 + ONES,
+DECISION_PLANES: Final = [ZEROS * 3, ONES + ZEROS * 2, ZEROS + ONES + ZEROS, ZEROS * 2 + ONES,
                    ZEROS * 3]
 
 

@@ -59,30 +59,31 @@ Pure: no trio, no numpy.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from rulesets.noi2014.hands import wins
 from rulesets.noi2014.tiles import KINDS
 
-N_KINDS = len(KINDS)  # 27
-PLAYERS = 4
+N_KINDS: Final = 27  # len(KINDS)
+PLAYERS: Final = 4
 INDEX = {kind: i for i, kind in enumerate(KINDS)}
-WALL_AFTER_DEAL = 108 - 13 * PLAYERS  # 56
+WALL_AFTER_DEAL: Final = 56  # 108 - 13 * PLAYERS
 
 # The actions.
-PLAY = 0  # + kind
-GANG = 27  # + kind
-HU = 54
-PASS = 55
-PENG = 56
-KONG = 57  # an exposed kong on a discard
-N_ACTIONS = 58
+PLAY: Final = 0  # + kind
+GANG: Final = 27  # + kind
+HU: Final = 54
+PASS: Final = 55
+PENG: Final = 56
+KONG: Final = 57  # an exposed kong on a discard
+N_ACTIONS: Final = 58
 
 # The decisions.
-NONE = 0  # only PASS is allowed (or not asked at all)
-DRAW = 1  # "2 C": discard, kong or win
-CLAIM = 2  # "3 P PLAY X": pass, win, kong or pung
-PUNG_DISCARD = 3  # after choosing PENG: the discard that goes with it
-TARGET = 4  # "4": the target hand (answered by ``target()``)
+NONE: Final = 0  # only PASS is allowed (or not asked at all)
+DRAW: Final = 1  # "2 C": discard, kong or win
+CLAIM: Final = 2  # "3 P PLAY X": pass, win, kong or pung
+PUNG_DISCARD: Final = 3  # after choosing PENG: the discard that goes with it
+TARGET: Final = 4  # "4": the target hand (answered by ``target()``)
 
 
 def action_name(action: int) -> str:
