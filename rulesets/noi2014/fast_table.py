@@ -34,6 +34,7 @@ from typing import Final
 
 from rulesets.noi2014.engine import Remaining, Result, rank
 from rulesets.noi2014.hands import (
+    Chance,
     chance_value,
     check_target,
     distance,
@@ -293,32 +294,29 @@ class FastTable:
     # --- the end ------------------------------------------------------------------------------
 
     def _end(self, why: str) -> None:
+        """Each remaining seat's target, and the ranking (as ``engine.Game._settle``, on
+        counts: its target is valid by construction, which is checked, else the text path
+        decides)."""
         self.queue = []
         self.legal = []
         self.decision = NONE
-        remaining = [s for s in range(PLAYERS) if self.active[s]]
-        texts: dict[int, str] = {s: self._target(s) for s in remaining}
-        held = [self._held(s) for s in range(PLAYERS)]
-        discards = [KINDS[k] for _, k in self.discards]
-        last = last_positions(discards, (t for s in range(PLAYERS) for t in held[s].elements()))
+        end = len(self.discards) + 1
+        last = [-1] * N_KINDS  # -1: nowhere in the sequence (``last_positions``)
+        for position, (_, kind) in enumerate(self.discards, start=1):
+            last[kind] = position
+        hands, melded = self.hands, self.melded
+        for seat in range(PLAYERS):
+            hand, mine = hands[seat], melded[seat]
+            for k in range(N_KINDS):
+                if hand[k] + mine[k]:
+                    last[k] = end
         rows: dict[int, Remaining] = {}
-        for seat in remaining:
-            melded = Counter({KINDS[k]: n for k, n in enumerate(self.melded[seat]) if n})
-            check = check_target(texts[seat], melded, len(self.melds[seat]))
-            if check.valid:
-                current = held[seat]
-                rows[seat] = Remaining(texts[seat], True, "", distance(check.tiles, current),
-                                       chance_value(needed(check.tiles, current), last))
-            else:
-                rows[seat] = Remaining(texts[seat], False, check.reason, None, None)
+        for seat in range(PLAYERS):
+            if self.active[seat]:
+                rows[seat] = self._remaining(seat, last)
         self.result = rank(self.winners, rows, [], why)
 
-    def _held(self, seat: int) -> Counter[str]:
-        hand, melded = self.hands[seat], self.melded[seat]
-        return Counter({KINDS[k]: hand[k] + melded[k] for k in range(N_KINDS)
-                        if hand[k] + melded[k]})
-
-    def _target(self, seat: int) -> str:
+    def _remaining(self, seat: int, last: list[int]) -> Remaining:
         view = SeatView()
         view.seat = seat
         view.hand = list(self.hands[seat])
@@ -327,7 +325,38 @@ class FastTable:
         view.pool = [list(p) for p in self.pool]
         view.discards = list(self.discards)
         view.left = self.tail - self.head
-        return view.target()
+        pick = view.target_counts()
+        lower = [KINDS[k].lower() for verb, k in view.melds
+                 for _ in range(4 if verb == "GANG" else 3)]
+        upper = [KINDS[k] for k in range(N_KINDS) for _ in range(pick[k])]
+        text = " ".join(lower + upper)
+        hand, mine = self.hands[seat], self.melded[seat]
+        if upper and all(pick[k] + mine[k] <= 4 for k in range(N_KINDS)) \
+                and wins(pick, len(view.melds)):
+            far = sum(abs(pick[k] - hand[k]) for k in range(N_KINDS))
+            need = {KINDS[k]: (last[k] if last[k] >= 0 else 0)
+                    for k in range(N_KINDS) if pick[k] > hand[k]}
+            value = min(need.values()) if need else max(last)
+            return Remaining(text, True, "", far, Chance(value if value > 0 else 0, need))
+        return self._remaining_from_text(seat, text)
+
+    def _remaining_from_text(self, seat: int, text: str) -> Remaining:
+        """``engine.Game._settle``'s row of a target, read as text (never needed so far)."""
+        held = [self._held(s) for s in range(PLAYERS)]
+        discards = [KINDS[k] for _, k in self.discards]
+        last = last_positions(discards, (t for s in range(PLAYERS) for t in held[s].elements()))
+        melded = Counter({KINDS[k]: n for k, n in enumerate(self.melded[seat]) if n})
+        check = check_target(text, melded, len(self.melds[seat]))
+        if not check.valid:
+            return Remaining(text, False, check.reason, None, None)
+        current = held[seat]
+        return Remaining(text, True, "", distance(check.tiles, current),
+                         chance_value(needed(check.tiles, current), last))
+
+    def _held(self, seat: int) -> Counter[str]:
+        hand, melded = self.hands[seat], self.melded[seat]
+        return Counter({KINDS[k]: hand[k] + melded[k] for k in range(N_KINDS)
+                        if hand[k] + melded[k]})
 
     # --- observations ---------------------------------------------------------------------------
 
@@ -353,7 +382,7 @@ class FastTable:
         active = self.active
         seats = bytearray(N_KINDS)
         seats[me] = ONE
-        if decision == CLAIM or decision == PUNG_DISCARD:
+        if decision in (CLAIM, PUNG_DISCARD):
             seats[4 + (self.discarder - me) % PLAYERS] = ONE
         return b"".join((counts, unseen, told, DECISION_PLANES[decision],
                          LEFT_PLANES[left], ONES if active[me] else ZEROS,

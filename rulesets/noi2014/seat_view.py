@@ -341,6 +341,14 @@ class SeatView:
 
     def target(self) -> str:
         """The nearest valid target hand (SPEC-noi2014 §5) as this seat answers ``4``."""
+        pick = self.target_counts()
+        lower = [KINDS[k].lower() for verb, k in self.melds
+                 for _ in range(4 if verb == "GANG" else 3)]
+        upper = [KINDS[k] for k in range(N_KINDS) for _ in range(pick[k])]
+        return " ".join(lower + upper)
+
+    def target_counts(self) -> tuple[int, ...]:
+        """``target()``'s concealed (upper-case) tiles as 27 counts."""
         me = self.seat
         hand = self.hand
         caps = tuple(4 - self.melded[me][k] for k in range(N_KINDS))
@@ -358,10 +366,7 @@ class SeatView:
                       for s in range(3)]
             pick = self._pick(tables, sets, late, [], caps)
         assert pick is not None
-        lower = [KINDS[k].lower() for verb, k in self.melds
-                 for _ in range(4 if verb == "GANG" else 3)]
-        upper = [KINDS[k] for k in range(N_KINDS) for _ in range(pick[k])]
-        return " ".join(lower + upper)
+        return pick
 
     def _pick(self, tables: list[dict[tuple[int, int], tuple[int, tuple[int, ...]]]],
               sets: int, late: list[int], free: list[int], caps: tuple[int, ...]
