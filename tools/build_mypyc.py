@@ -82,6 +82,7 @@ CORES = (
     "rulesets/noi2014/seat_view.py",
     "rulesets/noi2014/table.py",
     "rulesets/noi2014/planes.py",
+    "rulesets/noi2014/fast_table.py",
 )
 COPY_PACKAGE = "_compiled_bots"  # rulesets.default.engine.simulate.COMPILED_BOTS names it
 COPIED = ("framework.py", "random_bot.py", "greedy.py")  # from sample_ai/

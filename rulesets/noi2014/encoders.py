@@ -48,7 +48,7 @@ from rulesets.noi2014.seat_view import (
     SeatView,
 )
 
-_VALUES = np.array(VALUES, dtype=np.float32)
+CODE_VALUES = np.array(VALUES, dtype=np.float32)
 
 Observation = npt.NDArray[np.float32]
 
@@ -71,7 +71,7 @@ class DefaultEncoder:
     def encode(self, view: SeatView) -> Observation:
         found = codes(view)
         if found is not None:  # one look-up of the planes' byte codes
-            return _VALUES.take(np.frombuffer(found, dtype=np.uint8)).reshape(self.shape)
+            return CODE_VALUES.take(np.frombuffer(found, dtype=np.uint8)).reshape(self.shape)
         return self.encode_general(view)
 
     def encode_general(self, view: SeatView) -> Observation:

@@ -57,8 +57,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from protocol.compiled import note_plain
-from rulesets.noi2014.encoders import DefaultEncoder, Encoder, Observation
+from rulesets.noi2014.encoders import CODE_VALUES, DefaultEncoder, Encoder, Observation
 from rulesets.noi2014.engine import Game
+from rulesets.noi2014.fast_table import FastTable
 from rulesets.noi2014.planes import mask as action_mask
 from rulesets.noi2014.seat_view import (
     CLAIM,
@@ -112,8 +113,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         self.action_spaces = {agent: spaces.Discrete(N_ACTIONS) for agent in AGENTS}
         self._rng = random.Random()
         self.game_number = 0
-        self.game: Game | None = None
-        self.table: Table | None = None
+        self._default = type(self.encoder) is DefaultEncoder  # its codes come from _fast
+        self._wall: list[str] = []
+        self._fast: FastTable | None = None  # the game played (``fast_table``)
+        self._table: Table | None = None  # the reference replaying it, made when read
+        self._replayed = 0  # actions of ``_fast.log`` the reference has replayed
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -135,11 +139,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
             wall = shuffled_wall(deal, 0)
             self.setup = {"seed": deal, "game": 0}
         self.game_number += 1
-        table = self.table = Table(wall)
-        self.game = table.game
-        self.views = table.views
-        self.requests_of = table.requests_of
-        self.responses_of = table.responses_of
+        self._wall = list(wall)
+        self._fast = FastTable(self._wall)
+        self._table = None
+        self._replayed = 0
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -149,27 +152,74 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         self.agent_selection = AGENTS[0]
         self._next()
 
+    # --- the reference, replayed when text or views are read --------------------------------
+
+    @property
+    def table(self) -> Table | None:
+        """The game as the reference ``table.Table`` plays it (the engine, every request
+        and reply as text, the seat views), replayed up to now from the actions taken."""
+        fast = self._fast
+        if fast is None:
+            return None
+        table = self._table
+        if table is None:
+            table = self._table = Table(self._wall)
+            self._replayed = 0
+        log = fast.log
+        while self._replayed < len(log):
+            seat, action = divmod(log[self._replayed], N_ACTIONS)
+            assert table.queue and table.queue[0] == seat and action in table.legal
+            table.act(seat, action)
+            self._replayed += 1
+        if not table.queue:  # the game is over: every claim made is applied
+            for view in table.views:
+                view.claim_applied()
+        return table
+
+    @property
+    def game(self) -> Game | None:
+        """The engine's game (``engine.Game``: the reference, replayed up to now)."""
+        table = self.table
+        return None if table is None else table.game
+
+    @property
+    def views(self) -> list[SeatView]:
+        """The four seats' views (the reference's, replayed up to now)."""
+        table = self.table
+        return [] if table is None else table.views
+
+    @property
+    def requests_of(self) -> list[list[str]]:
+        table = self.table
+        return [[] for _ in AGENTS] if table is None else table.requests_of
+
+    @property
+    def responses_of(self) -> list[list[str]]:
+        table = self.table
+        return [[] for _ in AGENTS] if table is None else table.responses_of
+
+    # --- the game played ------------------------------------------------------------------
+
     @property
     def _legal(self) -> list[int]:
-        table = self.table
-        return table.legal if table is not None else []
+        fast = self._fast
+        return fast.legal if fast is not None else []
 
     def _next(self) -> None:
         """Select the seat that decides now, or finish the game."""
-        table = self.table
-        assert table is not None
-        if table.queue:
-            self.agent_selection = AGENTS[table.queue[0]]
+        fast = self._fast
+        assert fast is not None
+        if fast.queue:
+            self.agent_selection = AGENTS[fast.queue[0]]
         else:
             self._finish()
 
     def _finish(self) -> None:
-        game = self.game
-        assert game is not None and game.result is not None
-        result = game.result
+        fast = self._fast
+        assert fast is not None and fast.result is not None
+        result = fast.result
         scores = list(result.points)
         for seat, agent in enumerate(AGENTS):
-            self.views[seat].claim_applied()
             self.rewards[agent] = scores[seat]
             self.terminations[agent] = True
             self.infos[agent] = {"scores": list(scores), "end": result.end,
@@ -185,26 +235,33 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
             said = "None" if action is None else _named(int(action))
             raise IllegalActionError(f"{agent} may not play {said} now (legal: "
                                      f"{', '.join(_named(a) for a in self._legal)})")
-        action = int(action)
-        self._cumulative_rewards[agent] = 0.0
-        for other in AGENTS:
-            self.rewards[other] = 0.0
-        table = self.table
-        assert table is not None
-        table.act(self._seat[agent], action)
-        self._next()
+        # (rewards are all 0 until the game ends, and then every step is a dead one)
+        fast = self._fast
+        assert fast is not None
+        fast.act(self._seat[agent], int(action))
+        queue = fast.queue
+        if queue:
+            self.agent_selection = AGENTS[queue[0]]
+        else:
+            self._finish()
 
     # --- what an agent sees ----------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat[agent]
-        table = self.table
+        fast = self._fast
         if agent == self.agent_selection and not self.terminations[agent] \
-                and table is not None:
-            mask = np.frombuffer(action_mask(table.legal), dtype=np.int8)
+                and fast is not None:
+            mask = np.frombuffer(action_mask(fast.legal), dtype=np.int8)
         else:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        return {"observation": self.encoder.encode(self.views[seat]), "action_mask": mask}
+        found = fast.codes(seat) if self._default and fast is not None else None
+        if found is not None:  # the deciding seat's, or any at the end: no replay
+            observation = CODE_VALUES.take(np.frombuffer(found, dtype=np.uint8)).reshape(
+                self.encoder.shape)
+        else:
+            observation = self.encoder.encode(self.views[seat])
+        return {"observation": observation, "action_mask": mask}
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """The actions the agent may take now (only the selected agent has any)."""
@@ -248,19 +305,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         game = self.game
         if game is None:
             raise ValueError("no game yet: call reset() first")
+        table = self.table
+        assert table is not None
         return {"ruleset": "noi2014", "setup": dict(self.setup), "wall": list(game.wall),
                 "number": 1, "group": 1, "order": list(range(PLAYERS)),
                 "about": "one game (the training environment)", "names": list(AGENTS),
-                "scores": game.scores, "players": [self._entries(s) for s in range(PLAYERS)],
-                "judge": list(self.table.judge) if self.table is not None else []}
+                "scores": game.scores,
+                "players": [self._entries(table, s) for s in range(PLAYERS)],
+                "judge": list(table.judge)}
 
-    def _entries(self, seat: int) -> list[dict[str, Any] | None]:
+    def _entries(self, table: Table, seat: int) -> list[dict[str, Any] | None]:
         """A seat's lines of the record, one per turn (None: not asked)."""
-        assert self.table is not None
-        answers = iter(self.responses_of[seat])
+        answers = iter(table.responses_of[seat])
         return [None if request is None else
                 {"request": request, "response": next(answers), "verdict": "OK", "ms": 0,
-                 "debug": None, "cause": None} for request in self.table.turns[seat]]
+                 "debug": None, "cause": None} for request in table.turns[seat]]
 
     def write_log(self, path: str | Path) -> Path:
         """Write the game as a NOI match's ``game.json`` (into ``path``, or

@@ -10,6 +10,8 @@ view fed something no game tells), and the encoder then takes its general path.
 
 from __future__ import annotations
 
+from typing import Final
+
 from rulesets.noi2014.seat_view import (
     CLAIM,
     DRAW,
@@ -22,19 +24,19 @@ from rulesets.noi2014.seat_view import (
     SeatView,
 )
 
-PLANES = 20
-ONE = 4  # the code of 1.0
-FIRST_LEFT = 5  # the code of 0 tiles left in the wall
+PLANES: Final = 20
+ONE: Final = 4  # the code of 1.0
+FIRST_LEFT: Final = 5  # the code of 0 tiles left in the wall
 VALUES = [c / 4 for c in range(ONE + 1)] + [n / WALL_AFTER_DEAL
                                             for n in range(WALL_AFTER_DEAL + 1)]
-_ONES = bytes([ONE]) * N_KINDS
-_ZEROS = bytes(N_KINDS)
-_SMALL = bytes(range(ONE + 1))
-_ONE_HOT = [bytes(k) + bytes([ONE]) + bytes(N_KINDS - k - 1) for k in range(N_KINDS)]
-_LEFT = [bytes([FIRST_LEFT + n]) * N_KINDS for n in range(WALL_AFTER_DEAL + 1)]
+ONES: Final = bytes([ONE]) * N_KINDS
+ZEROS: Final = bytes(N_KINDS)
+_SMALL: Final = bytes(range(ONE + 1))
+ONE_HOT: Final = [bytes(k) + bytes([ONE]) + bytes(N_KINDS - k - 1) for k in range(N_KINDS)]
+LEFT_PLANES: Final = [bytes([FIRST_LEFT + n]) * N_KINDS for n in range(WALL_AFTER_DEAL + 1)]
 # planes 11-13 (a draw, a claim, the discard after a pung) by decision (NONE .. TARGET)
-_DECISION = [_ZEROS * 3, _ONES + _ZEROS * 2, _ZEROS + _ONES + _ZEROS, _ZEROS * 2 + _ONES,
-             _ZEROS * 3]
+DECISION_PLANES: Final = [ZEROS * 3, ONES + ZEROS * 2, ZEROS + ONES + ZEROS, ZEROS * 2 + ONES,
+                   ZEROS * 3]
 
 
 def codes(view: SeatView) -> bytes | None:
@@ -57,16 +59,16 @@ def codes(view: SeatView) -> bytes | None:
             or not 0 <= decision <= TARGET or left > WALL_AFTER_DEAL:
         return None
     tile = view.tile
-    told = _ONE_HOT[tile] if tile >= 0 and decision in (DRAW, CLAIM, PUNG_DISCARD) else _ZEROS
+    told = ONE_HOT[tile] if tile >= 0 and decision in (DRAW, CLAIM, PUNG_DISCARD) else ZEROS
     active = view.active
     seats = bytearray(N_KINDS)
     seats[me] = ONE
     if decision in (CLAIM, PUNG_DISCARD) and view.discarder >= 0:
         seats[4 + (view.discarder - me) % PLAYERS] = ONE
-    return b"".join((counts, unseen, told, _DECISION[decision],
-                     _LEFT[left], _ONES if active[me] else _ZEROS,
-                     _ONES if active[o1] else _ZEROS, _ONES if active[o2] else _ZEROS,
-                     _ONES if active[o3] else _ZEROS, seats))
+    return b"".join((counts, unseen, told, DECISION_PLANES[decision],
+                     LEFT_PLANES[left], ONES if active[me] else ZEROS,
+                     ONES if active[o1] else ZEROS, ONES if active[o2] else ZEROS,
+                     ONES if active[o3] else ZEROS, seats))
 
 
 def mask(legal: list[int]) -> bytearray:

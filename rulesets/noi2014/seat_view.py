@@ -59,30 +59,31 @@ Pure: no trio, no numpy.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from rulesets.noi2014.hands import wins
 from rulesets.noi2014.tiles import KINDS
 
-N_KINDS = len(KINDS)  # 27
-PLAYERS = 4
+N_KINDS: Final = 27  # len(KINDS)
+PLAYERS: Final = 4
 INDEX = {kind: i for i, kind in enumerate(KINDS)}
-WALL_AFTER_DEAL = 108 - 13 * PLAYERS  # 56
+WALL_AFTER_DEAL: Final = 56  # 108 - 13 * PLAYERS
 
 # The actions.
-PLAY = 0  # + kind
-GANG = 27  # + kind
-HU = 54
-PASS = 55
-PENG = 56
-KONG = 57  # an exposed kong on a discard
-N_ACTIONS = 58
+PLAY: Final = 0  # + kind
+GANG: Final = 27  # + kind
+HU: Final = 54
+PASS: Final = 55
+PENG: Final = 56
+KONG: Final = 57  # an exposed kong on a discard
+N_ACTIONS: Final = 58
 
 # The decisions.
-NONE = 0  # only PASS is allowed (or not asked at all)
-DRAW = 1  # "2 C": discard, kong or win
-CLAIM = 2  # "3 P PLAY X": pass, win, kong or pung
-PUNG_DISCARD = 3  # after choosing PENG: the discard that goes with it
-TARGET = 4  # "4": the target hand (answered by ``target()``)
+NONE: Final = 0  # only PASS is allowed (or not asked at all)
+DRAW: Final = 1  # "2 C": discard, kong or win
+CLAIM: Final = 2  # "3 P PLAY X": pass, win, kong or pung
+PUNG_DISCARD: Final = 3  # after choosing PENG: the discard that goes with it
+TARGET: Final = 4  # "4": the target hand (answered by ``target()``)
 
 
 def action_name(action: int) -> str:
@@ -340,6 +341,14 @@ class SeatView:
 
     def target(self) -> str:
         """The nearest valid target hand (SPEC-noi2014 §5) as this seat answers ``4``."""
+        pick = self.target_counts()
+        lower = [KINDS[k].lower() for verb, k in self.melds
+                 for _ in range(4 if verb == "GANG" else 3)]
+        upper = [KINDS[k] for k in range(N_KINDS) for _ in range(pick[k])]
+        return " ".join(lower + upper)
+
+    def target_counts(self) -> tuple[int, ...]:
+        """``target()``'s concealed (upper-case) tiles as 27 counts."""
         me = self.seat
         hand = self.hand
         caps = tuple(4 - self.melded[me][k] for k in range(N_KINDS))
@@ -357,10 +366,7 @@ class SeatView:
                       for s in range(3)]
             pick = self._pick(tables, sets, late, [], caps)
         assert pick is not None
-        lower = [KINDS[k].lower() for verb, k in self.melds
-                 for _ in range(4 if verb == "GANG" else 3)]
-        upper = [KINDS[k] for k in range(N_KINDS) for _ in range(pick[k])]
-        return " ".join(lower + upper)
+        return pick
 
     def _pick(self, tables: list[dict[tuple[int, int], tuple[int, tuple[int, ...]]]],
               sets: int, late: list[int], free: list[int], caps: tuple[int, ...]
