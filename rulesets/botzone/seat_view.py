@@ -762,9 +762,17 @@ class SeatView:
     def _can_hu(self, tile: str, self_drawn: bool, about_kong: bool, wall_last: bool) -> bool:
         t = TILE_INDEX[tile]
         counts = self._planes[0:N_TILES]
+        melds = len(self.packs)
         if not self_drawn:
+            if not self._shape_possible(counts, t, melds):
+                return False
             counts[t] += 1
-        if not could_win(counts, len(self.packs)):
+        elif counts[t]:  # the hand before the draw: the one the facts were kept of
+            counts[t] -= 1
+            if not self._shape_possible(counts, t, melds):
+                return False
+            counts[t] += 1
+        if not could_win(counts, melds):
             return False
         counts[t] -= 1
         hand = [TILE_LIST[k] for k in range(N_TILES) for _ in range(counts[k])]
