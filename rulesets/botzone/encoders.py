@@ -45,13 +45,17 @@ class Encoder(Protocol):
     def encode(self, view: SeatView) -> np.ndarray: ...
 
 
+_FLOAT32 = np.dtype(np.float32)
+_SHAPE = (N_ROWS, N_TILES)
+
+
 class DefaultEncoder:
     """The documented default observation, (11, 34) float32 (module docstring)."""
 
     shape: tuple[int, ...] = (N_ROWS, N_TILES)
 
     def encode(self, view: SeatView) -> np.ndarray:
-        return np.array(view.planes, dtype=np.float32).reshape(N_ROWS, N_TILES)
+        return np.array(view.planes, _FLOAT32).reshape(_SHAPE)
 
 
 _LEVELS = np.arange(4, dtype=np.uint8).reshape(4, 1)

@@ -76,6 +76,7 @@ from server.training.records import write_game_json
 
 AGENTS = tuple(f"player_{seat}" for seat in range(4))
 AGENT_SEATS = {agent: seat for seat, agent in enumerate(AGENTS)}
+_INT8 = np.dtype(np.int8)
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -156,9 +157,15 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         deciders = self._table.deciders
         if deciders and deciders[0] == seat:
             return {"observation": self.encoder.encode(view),
-                    "action_mask": np.frombuffer(view.mask(), dtype=np.int8)}
+                    "action_mask": np.frombuffer(view.mask(), _INT8)}
         return {"observation": self.encoder.encode(view),
-                "action_mask": np.zeros(N_ACTIONS, dtype=np.int8)}
+                "action_mask": np.zeros(N_ACTIONS, _INT8)}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``: the selected agent's observation, reward, ends and info."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def view(self, agent: str) -> SeatView:
         """The seat's view (what its bot knows now)."""

@@ -254,7 +254,7 @@ class SeatView:
         self.walls = list(sizes)
         self.seat = -1
         self.quan = -1
-        self.planes = bytearray(N_ROWS * N_TILES)
+        self._planes = bytearray(N_ROWS * N_TILES)  # ``planes``: the decision made current
         self.melds: list[list[Meld]] = [[], [], [], []]
         self.packs: list[list[object]] = []  # my melds as the calculator takes them
         self.discards: list[list[str]] = [[], [], [], []]
@@ -270,17 +270,51 @@ class SeatView:
         self._my_kong_notice = False
         self._last_response = ""
         self._legal: list[int] | None = None
-        self._undo: tuple[int, int, bytearray] | None = None
-        self._tile_at = -1  # the tile row's one, -1: none
-        self._kind_shown = 0  # the decision code in the planes
+        self._undo: tuple[int, int, bytearray, int, int] | None = None
+        self._tile_at = -1  # the index of the tile of the decision, -1: none
+        self._tile_shown = -1  # the tile row's one in _planes, -1: none
+        self._kind_shown = 0  # the decision code in _planes
+        self._walls_shown = False  # since the deal, ``planes`` writes the walls' counts
+        self._facts_of = b""  # the concealed hand _shape_possible's facts are about
+        self._incomplete = self._unknitted = self._odd = self._most = 0
+        self._middle = False
 
     # --- what the view holds --------------------------------------------------------
 
     @property
     def hand(self) -> list[str]:
         """My concealed tiles, sorted (the drawn tile included on my draw)."""
-        planes = self.planes
+        planes = self._planes
         return [TILE_LIST[t] for t in range(N_TILES) for _ in range(planes[t])]
+
+    @property
+    def planes(self) -> bytearray:
+        """The rows of the default encoding (``encoders.DefaultEncoder``), current. The
+        tile row and the decision one-hot change at almost every request of every seat
+        but are read only when an observation is made: they are written here, from
+        ``kind``, ``about_kong`` and the decision's tile, when asked for."""
+        planes = self._planes
+        if self._walls_shown:
+            base = ROW_SCALARS * N_TILES + S_WALLS
+            me = self.seat
+            for rel in range(4):
+                planes[base + rel] = max(0, min(self.wall_left((me + rel) % 4), 255))
+        t = self._tile_at
+        shown = self._tile_shown
+        if t != shown:
+            row = ROW_TILE * N_TILES
+            if shown >= 0:
+                planes[row + shown] = 0
+            if t >= 0:
+                planes[row + t] = 1
+            self._tile_shown = t
+        kind = self.kind
+        code = kind if kind != DRAW or not self.about_kong else 5
+        if code != self._kind_shown:
+            base = ROW_SCALARS * N_TILES + S_KIND
+            planes[base:base + 5] = _KIND_BYTES[code]
+            self._kind_shown = code
+        return planes
 
     def wall_left(self, seat: int) -> int:
         """Tiles left in the wall ``seat`` draws from (classic: the one wall)."""
@@ -296,7 +330,7 @@ class SeatView:
         """``update`` with the request already split at its spaces (the training table
         splits each distinct request of a turn once for the four seats); ``words`` is
         left unchanged."""
-        planes = self.planes
+        planes = self._planes
         me = self.seat
         if self._undo is not None and not (
             len(words) > 2 and words[0] == "3" and words[1] == str(me)
@@ -318,7 +352,7 @@ class SeatView:
             self.tile = tile
             self.source = me
             self.about_kong = kong_notice
-            self._set_tile(t)
+            self._tile_at = t
         elif code == "3":
             self._notice(int(words[1]), words[2], words[3:])
         elif code == "0":
@@ -343,8 +377,7 @@ class SeatView:
         else:
             raise ValueError(f"not a Botzone Mahjong request: {' '.join(words)!r}")
         if self.kind == NONE:
-            self._set_tile(-1)
-        self._set_kind()
+            self._tile_at = -1
 
     # The training table's fast paths: the two commonest requests, told as the tile's code
     # and index instead of text (the same as ``update`` of the text, without parsing it).
@@ -358,13 +391,12 @@ class SeatView:
         self.about_kong = self._my_kong_notice
         self._my_kong_notice = False
         self._settle()
-        self.planes[t] += 1
+        self._planes[t] += 1
         self._draw(self.seat)
         self.kind = DRAW
         self.tile = tile
         self.source = self.seat
-        self._set_tile(t)
-        self._set_kind()
+        self._tile_at = t
 
     def _next_turn(self) -> None:
         """Another seat's draw or discard: a claim not taken is undone, a new turn."""
@@ -380,16 +412,14 @@ class SeatView:
         self._next_turn()
         self._settle()
         self._draw(player)
-        self._set_tile(-1)
-        self._set_kind()
+        self._tile_at = -1
 
     def saw_play(self, player: int, tile: str, t: int) -> None:
         """``update(f"3 {player} PLAY {tile}")``: ``player`` discarded ``tile`` (index ``t``)."""
         self._next_turn()
         self._discard_at(player, tile, t)
         if self.kind == NONE:
-            self._set_tile(-1)
-        self._set_kind()
+            self._tile_at = -1
 
     def unseated_flowers(self, count: int) -> None:
         """``count`` flowers were dealt, to seats not told (the course's Botzone bot lists
@@ -403,7 +433,7 @@ class SeatView:
         self._last_response = response
 
     def _notice(self, player: int, op: str, rest: list[str]) -> None:
-        planes = self.planes
+        planes = self._planes
         me = self.seat
         rel = (player - me) % 4
         if op == "DRAW":
@@ -481,7 +511,7 @@ class SeatView:
                 self.kind = ROB
                 self.tile = tile
                 self.source = player
-                self._set_tile(t)
+                self._tile_at = t
             planes[(ROW_MELDS + rel) * N_TILES + t] += 1
             self.shown[t] = 4
             return
@@ -494,14 +524,18 @@ class SeatView:
             self._pending = None
 
     def _draw(self, player: int) -> None:
-        base = ROW_SCALARS * N_TILES + S_WALLS
-        planes = self.planes
+        walls = self.walls
         if self.duplicate:
-            left = self.walls[player] = self.walls[player] - 1
-            planes[base + (player - self.seat) % 4] = max(0, min(left, 255))
+            walls[player] -= 1
         else:
-            left = self.walls[0] = self.walls[0] - 1
-            planes[base:base + 4] = bytes((max(0, min(left, 255)),)) * 4
+            walls[0] -= 1
+        if not self._walls_shown:  # before the deal (``planes`` writes them after it)
+            base = ROW_SCALARS * N_TILES + S_WALLS
+            planes = self._planes
+            if self.duplicate:
+                planes[base + (player - self.seat) % 4] = max(0, min(walls[player], 255))
+            else:
+                planes[base:base + 4] = bytes((max(0, min(walls[0], 255)),)) * 4
 
     def _discard(self, player: int, tile: str) -> None:
         self._discard_at(player, tile, TILE_INDEX[tile])
@@ -509,21 +543,21 @@ class SeatView:
     def _discard_at(self, player: int, tile: str, t: int) -> None:
         rel = (player - self.seat) % 4
         self.discards[player].append(tile)
-        self.planes[(ROW_DISCARDS + rel) * N_TILES + t] += 1
+        self._planes[(ROW_DISCARDS + rel) * N_TILES + t] += 1
         self._pending = (player, tile)
         self._pending_t = t
         if player == self.seat:
-            self.planes[t] -= 1
+            self._planes[t] -= 1
         else:
             self.kind = DISCARD
             self.tile = tile
             self.source = player
-            self._set_tile(t)
+            self._tile_at = t
 
     def _add_meld(self, player: int, kind: str, tile: str | None, source: int | None,
                   claimed: str | None) -> None:
         me = self.seat
-        planes = self.planes
+        planes = self._planes
         self.melds[player].append(Meld(kind, tile, source, claimed))
         if tile is None:
             return
@@ -553,34 +587,17 @@ class SeatView:
             planes[t] -= 4
             self.packs.append(["GANG", tile, 0])
 
-    def _set_tile(self, t: int) -> None:
-        shown = self._tile_at
-        if t == shown:
-            return
-        row = ROW_TILE * N_TILES
-        if shown >= 0:
-            self.planes[row + shown] = 0
-        if t >= 0:
-            self.planes[row + t] = 1
-        self._tile_at = t
-
     def _scalars(self) -> None:
-        """Every scalar of the planes (after the deal; later changes are made in place)."""
+        """Every scalar of the planes (after the deal; the flowers change in place later,
+        the walls' counts are written by ``planes`` from then on)."""
         base = ROW_SCALARS * N_TILES
-        planes = self.planes
+        planes = self._planes
         me = self.seat
         for rel in range(4):
             seat = (me + rel) % 4
             planes[base + S_FLOWERS + rel] = min(self.flowers[seat], 255)
             planes[base + S_WALLS + rel] = max(0, min(self.wall_left(seat), 255))
-        self._set_kind()
-
-    def _set_kind(self) -> None:
-        code = self.kind if self.kind != DRAW or not self.about_kong else 5
-        if code != self._kind_shown:
-            base = ROW_SCALARS * N_TILES + S_KIND
-            self.planes[base:base + 5] = _KIND_BYTES[code]
-            self._kind_shown = code
+        self._walls_shown = True
 
     # --- claims: the first of a claim's two decisions ---------------------------------
 
@@ -589,7 +606,8 @@ class SeatView:
         if self.kind != DISCARD or self._pending is None:
             raise ValueError("no discard to claim")
         source, claimed = self._pending
-        saved = (len(self.melds[self.seat]), len(self.packs), bytearray(self.planes))
+        saved = (len(self.melds[self.seat]), len(self.packs), bytearray(self._planes),
+                 self._tile_shown, self._kind_shown)
         if PENG <= action < GANG and TILE_LIST[action - PENG] == claimed:
             self._add_meld(self.seat, "PENG", claimed, source, claimed)
         elif CHI <= action < PENG:
@@ -601,21 +619,18 @@ class SeatView:
         self._undo = saved
         self.kind = AFTER_CLAIM
         self._legal = None
-        self._set_kind()
 
     def unclaim(self) -> None:
         """Take back a claim that another seat's claim beat."""
         if self._undo is None:
             return
-        melds, packs, planes = self._undo
+        melds, packs, planes, self._tile_shown, self._kind_shown = self._undo
         del self.melds[self.seat][melds:]
         del self.packs[packs:]
-        self.planes[:] = planes
-        self._kind_shown = -1
+        self._planes[:] = planes  # with the tile row and the decision as they were written
         self.kind = DISCARD
         self._undo = None
         self._legal = None
-        self._set_kind()
 
     # --- legal actions ----------------------------------------------------------------
 
@@ -638,22 +653,67 @@ class SeatView:
         cheaply for the common case: a discard this seat cannot claim at all."""
         if self._legal is None and self.kind == DISCARD:
             t = self._tile_at  # the discard's index (the tile row's one)
-            planes = self.planes
+            planes = self._planes
             if planes[t] < 2 and not (
                 t < 27 and (self.source + 1) % 4 == self.seat and _chi_shape(planes, t)
             ):
                 # no PENG, GANG or CHI: a HU at most, which needs a complete shape
                 counts = planes[0:N_TILES]
+                melds = len(self.packs)
+                if not self._shape_possible(counts, t, melds):
+                    self._legal = [PASS]
+                    return False
                 counts[t] += 1
-                if not could_win(counts, len(self.packs)):
+                if not could_win(counts, melds):
                     self._legal = [PASS]
                     return False
         legal = self.legal_actions()
         return len(legal) > 1 or legal[0] != PASS
 
+    def _shape_possible(self, hand: bytearray, t: int, melds: int) -> bool:
+        """False when ``could_win(hand + t, melds)`` is surely False, from what is kept of
+        the concealed ``hand`` while it stays the same (between my own turns a seat sees
+        three discards): a group (W, T, B, honours) other than ``t``'s that is no complete
+        shape as it is rules out the usual shape, and so on for each shape ``could_win``
+        knows (``_hand_facts``); True: ask ``could_win``."""
+        if hand != self._facts_of:
+            self._hand_facts(hand)
+        others = ~(1 << (t // 9))  # t // 9: W 0, T 1, B 2, honours 3
+        if not self._incomplete & others:
+            return True  # the usual shape
+        if melds <= 1 and not self._unknitted & others:
+            return True  # a knitted straight
+        return melds == 0 and (
+            (self._odd == 1 and (hand[t] & 1) == 1)  # seven pairs: t is the one odd count
+            or not self._middle  # thirteen orphans
+            or (self._most <= 1 and hand[t] == 0)  # honours and knitted tiles
+        )
+
+    def _hand_facts(self, hand: bytearray) -> None:
+        """What ``_shape_possible`` keeps of a concealed hand: the groups that are no
+        complete shape (bits W 1, T 2, B 4, honours 8), the suits holding no full
+        147/258/369 pattern, the number of odd counts, whether any suited 2-8 is held,
+        and the largest count."""
+        key = bytes(hand)
+        self._facts_of = key
+        incomplete = unknitted = 0
+        for suit in range(3):
+            shape, full, _ = _suit(key[9 * suit:9 * suit + 9])
+            if not shape:
+                incomplete |= 1 << suit
+            if not full:
+                unknitted |= 1 << suit
+        if not _honors(key[27:34]):
+            incomplete |= 8
+        self._incomplete = incomplete
+        self._unknitted = unknitted
+        self._odd = key.translate(_ODD).count(1)
+        self._middle = any(key[1:8]) or any(key[10:17]) or any(key[19:26])
+        self._most = max(key)
+
     def _compute_legal(self) -> list[int]:
         kind = self.kind
-        planes = self.planes
+        planes = self._planes
         if kind == DRAW:
             me = self.seat
             legal = []
@@ -701,10 +761,18 @@ class SeatView:
 
     def _can_hu(self, tile: str, self_drawn: bool, about_kong: bool, wall_last: bool) -> bool:
         t = TILE_INDEX[tile]
-        counts = self.planes[0:N_TILES]
+        counts = self._planes[0:N_TILES]
+        melds = len(self.packs)
         if not self_drawn:
+            if not self._shape_possible(counts, t, melds):
+                return False
             counts[t] += 1
-        if not could_win(counts, len(self.packs)):
+        elif counts[t]:  # the hand before the draw: the one the facts were kept of
+            counts[t] -= 1
+            if not self._shape_possible(counts, t, melds):
+                return False
+            counts[t] += 1
+        if not could_win(counts, melds):
             return False
         counts[t] -= 1
         hand = [TILE_LIST[k] for k in range(N_TILES) for _ in range(counts[k])]

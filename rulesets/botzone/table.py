@@ -138,7 +138,7 @@ class Table:
         history = self.requests
         answers = self.responses
         while not judge.finished:
-            requests = judge.requests()
+            requests = judge._content  # ``requests()`` without its copy (only read here)
             stage = judge._stage
             op = judge._last_op
             first = -1

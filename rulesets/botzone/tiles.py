@@ -10,7 +10,7 @@ rebuilt from its ``srand`` alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableSequence, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -26,6 +26,10 @@ TILES = SUITED + WINDS + DRAGONS
 TILE_SET = frozenset(TILES)
 
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+_STANDARD_DUPLICATE = tuple(
+    [f"{suit}{n}" for n in range(1, 10) for _ in range(4) for suit in "WBT"]
+    + [tile for tile in WINDS + DRAGONS for _ in range(4)])
+_STANDARD_CLASSIC = _STANDARD_DUPLICATE + FLOWERS  # (made once: a game's wall is a copy)
 
 
 def is_flower(token: str) -> bool:
@@ -36,11 +40,7 @@ def is_flower(token: str) -> bool:
 def standard_tiles(variant: str) -> list[str]:
     """The judge's unshuffled list: k = 1..9 four times (Wk, Bk, Tk); winds; dragons; flowers."""
     check_variant(variant)
-    tiles = [f"{suit}{n}" for n in range(1, 10) for _ in range(4) for suit in "WBT"]
-    tiles += [tile for tile in WINDS + DRAGONS for _ in range(4)]
-    if variant == "classic":
-        tiles += FLOWERS
-    return tiles
+    return list(_STANDARD_CLASSIC if variant == "classic" else _STANDARD_DUPLICATE)
 
 
 def check_variant(variant: str) -> None:
@@ -86,7 +86,7 @@ class GlibcRandom:
 T = TypeVar("T")
 
 
-def random_shuffle(items: MutableSequence[T], rng: GlibcRandom) -> None:
+def random_shuffle(items: list[T], rng: GlibcRandom) -> None:
     """libstdc++'s ``std::random_shuffle``: for i = 1..n-1 swap i with rand() % (i + 1)."""
     for i in range(1, len(items)):
         j = rng.rand() % (i + 1)
