@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import subprocess
 import sys
 import traceback
@@ -24,11 +25,15 @@ def server_here(*args: str, cwd: Path = ROOT,
     """``server ARGS`` run by ``server.cli.app.main`` in this process, from ``cwd``: its
     exit status, stdout and stderr as the process would have them (an exception that
     escapes it, as the traceback Python would print, and status 1). The working folder,
-    ``sys.argv`` and ``COLUMNS`` are put back after."""
+    ``sys.argv``, ``COLUMNS`` and the umask are put back after: a command that writes
+    sets the umask to 077 (``private_files``), and left so, every file a later test of
+    this worker wrote was unreadable to a sandboxed bot (which runs as nobody)."""
     from server.cli.app import main
 
     out, err = io.StringIO(), io.StringIO()
     status: int | str | None = 0
+    umask = os.umask(0o022)
+    os.umask(umask)
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(cwd)
         patch.setenv("COLUMNS", str(columns))
@@ -41,6 +46,8 @@ def server_here(*args: str, cwd: Path = ROOT,
             except Exception:  # what the process would print before dying
                 err.write(traceback.format_exc())
                 status = 1
+            finally:
+                os.umask(umask)
     if isinstance(status, str):  # SystemExit("message"): printed, status 1
         err.write(status + "\n")
         status = 1
