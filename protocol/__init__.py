@@ -1,6 +1,7 @@
 """The wire vocabulary: tiles, messages and line framing. Pure: no I/O."""
 
 from protocol import compiled  # noqa: F401  (first: MAHJONG_PURE acts before a compiled module)
+from protocol.lazy import names_from
 
 # The names below are loaded on first use (PEP 562), each from its module: a process
 # that needs one module (a sample bot: ``protocol.messages``) does not pay at its start
@@ -78,16 +79,4 @@ _MODULES = {
                        "format_tiles", "full_set", "parse_tile", "parse_tiles",
                        "tile_counts"),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
-
-
-def __getattr__(name: str) -> object:
-    """``protocol.NAME``, ``from protocol import NAME``: the name from its module."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value: object = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = names_from(globals(), _MODULES)

@@ -1,6 +1,7 @@
 """Hand analysis, the fan table and settlement. Pure: no I/O."""
 
 import protocol.compiled  # noqa: F401  (first: MAHJONG_PURE acts before a compiled module)
+from protocol.lazy import names_from
 
 # The names below are loaded on first use (PEP 562), each from its module: a process
 # that needs one module (a sample bot: ``scoring.analysis``) does not pay at its start
@@ -44,16 +45,4 @@ _MODULES = {
     "scoring.melds": ("Meld", "MeldKind", "parse_meld"),
     "scoring.settlement": ("BASE", "WinKind", "settle"),
 }
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
-
-
-def __getattr__(name: str) -> object:
-    """``scoring.NAME``, ``from scoring import NAME``: the name from its module."""
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value: object = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = names_from(globals(), _MODULES)
