@@ -571,7 +571,8 @@ def sweep(bot: int, tag: str | None, live: Callable[[], LiveBots],
 
     ``escaped`` gets the pids found outside the bot's process group: the group was
     killed whole before the sweep (a member still there is dying, which under load
-    takes a moment), so only those had left the bot behind them running.
+    takes a moment), so only those had left the bot behind them running; of them, only
+    those surely the bot's (its session or tag), not an untagged orphan of our own.
 
     ``live`` is asked only after /proc has been read: a bot another table
     starts meanwhile is registered before it forks, so every process the scan
@@ -582,6 +583,7 @@ def sweep(bot: int, tag: str | None, live: Callable[[], LiveBots],
     table = processes()
     live_bots, live_tags, spawning = live()
     targets: dict[int, Stat] = {}
+    mine: set[int] = set()  # of those, the bot's for sure: its session, group or tag
     for pid, info in table.items():
         state, parent, group, session = info
         if pid == me or pid in live_bots or session in live_bots:
@@ -590,6 +592,7 @@ def sweep(bot: int, tag: str | None, live: Callable[[], LiveBots],
             continue
         if session == bot or group == bot:
             targets[pid] = info
+            mine.add(pid)
         elif _subreaper and parent == me and pid not in _children_before \
                 and session != my_session:
             owner = _tag_of(pid)
@@ -597,10 +600,13 @@ def sweep(bot: int, tag: str | None, live: Callable[[], LiveBots],
                 continue
             if owner is None or owner == tag or owner not in live_tags:
                 targets[pid] = info
+                if owner is not None and owner == tag:
+                    mine.add(pid)
     if not _subreaper and tag:
         for pid, info in table.items():
             if pid != me and pid not in targets and info[0] != "Z" and _tag_of(pid) == tag:
                 targets[pid] = info
+                mine.add(pid)
     for pid in targets:
         _kill(pid)
     pending = []
@@ -609,6 +615,8 @@ def sweep(bot: int, tag: str | None, live: Callable[[], LiveBots],
         if now is not None and not _reap(pid, now, cpu):
             pending.append(pid)
     found = {pid for pid, (state, _, _, _) in targets.items() if state != "Z"}
-    if escaped is not None:  # left running: out of the bot's group, which was killed whole
-        escaped |= {pid for pid in found if targets[pid][2] != bot}
+    if escaped is not None:  # left running: out of the bot's group, which was killed whole;
+        # counted only when surely the bot's (an untagged orphan adopted here may be what
+        # another job of this process left: killed all the same, not charged to this bot)
+        escaped |= {pid for pid in found if targets[pid][2] != bot and pid in mine}
     return found, sorted(pending)
