@@ -26,23 +26,28 @@ SAMPLE = {"simulate": 60, "default-env": 6, "botzone-duplicate": 6, "botzone-cla
 LONG = int(os.environ.get("EXACTNESS_GAMES", "0"))
 
 
-def _digests(name: str, games: int, pure: bool) -> subprocess.Popen[str]:
+def _digests(name: str, games: int, pure: bool, into: Path) -> subprocess.Popen[str]:
+    """The harness's run, its lines written to ``into`` (a file, not a pipe: a pipe
+    nobody reads while the other run's is read would stall this run at 64 KB)."""
     env = {**os.environ, FORCE: "1" if pure else ""}
     env.pop(SAID, None)  # each run says whether it is plain (asserted below)
-    return subprocess.Popen([sys.executable, str(HARNESS), name, str(games)], cwd=ROOT,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with into.open("w") as out:
+        return subprocess.Popen([sys.executable, str(HARNESS), name, str(games)], cwd=ROOT,
+                                env=env, stdout=out, stderr=subprocess.PIPE, text=True)
 
 
 @pytest.mark.parametrize("name", list(SAMPLE))
-def test_compiled_and_plain_python_play_the_same_games(name: str) -> None:
+def test_compiled_and_plain_python_play_the_same_games(name: str, tmp_path: Path) -> None:
     if not compiled():
         pytest.skip("the core is not compiled here: nothing to compare plain Python with")
     games = LONG or SAMPLE[name]
-    runs = [_digests(name, games, pure) for pure in (False, True)]
-    (fast, fast_err), (plain, plain_err) = (run.communicate() for run in runs)
+    outputs = [tmp_path / "compiled.txt", tmp_path / "plain.txt"]
+    runs = [_digests(name, games, pure, into)
+            for pure, into in zip((False, True), outputs, strict=True)]
+    fast_err, plain_err = (run.communicate()[1] for run in runs)
     assert [run.returncode for run in runs] == [0, 0], fast_err + plain_err
     assert FORCE in plain_err and FORCE not in fast_err  # each ran as it was asked
-    fast_lines, plain_lines = fast.splitlines(), plain.splitlines()
+    fast_lines, plain_lines = (into.read_text().splitlines() for into in outputs)
     assert len(fast_lines) == len(plain_lines) == games
     differ = [a for a, b in zip(fast_lines, plain_lines, strict=True) if a != b]
     assert not differ, f"{len(differ)} of {games} games differ, the first: {differ[0]}"
