@@ -14,7 +14,12 @@ SHA-256 of everything the game did, through the public APIs only. The names:
   its observation and mask, reward, termination and info, and at the end the game's
   record: the ``record()`` that ``write_log`` writes as JSON (Botzone, NOI 2014; taken
   in memory, since the indenting JSON encoder cost four fifths of a Botzone game
-  here), or the hand folder ``write_log`` writes (the default ruleset).
+  here), or the hand folder ``write_log`` writes (the default ruleset);
+* ``course``: one game of the course drop-in (``rulesets.botzone.course_env``'s
+  ``MahjongGBEnv`` with ``CourseAgent``, on its compiled ``CourseTable``), even seeds
+  duplicate and odd seeds classic, the wall shuffled by ``random.Random(SEED)``, the
+  prevailing wind ``SEED % 4``: every seat's observation and mask at every step, the
+  rewards after it.
 
 ``tests/test_exactness.py`` runs it twice, compiled and with ``MAHJONG_PURE=1``, and
 compares the lines; ``EXACTNESS_GAMES=100000`` makes that the long run
@@ -94,6 +99,30 @@ def _env_games(make: Callable[[], Any], seeds: range) -> Iterator[bytes]:
             yield digest.digest()
 
 
+def _course(seeds: range) -> Iterator[bytes]:
+    from rulesets.botzone.course_env import CourseAgent, MahjongGBEnv
+    from rulesets.botzone.tiles import standard_tiles
+
+    for seed in seeds:
+        variant = ("duplicate", "classic")[seed % 2]
+        game = MahjongGBEnv({"agent_clz": CourseAgent, "duplicate": variant == "duplicate"})
+        digest = hashlib.sha256()
+        rng = random.Random(seed)
+        wall = standard_tiles(variant)
+        rng.shuffle(wall)
+        obs = game.reset(seed % 4, " ".join(wall))
+        done = False
+        while not done:
+            actions = {}
+            for name in sorted(obs):
+                digest.update(name.encode() + _part(obs[name]))
+                legal = obs[name]["action_mask"].nonzero()[0]
+                actions[name] = int(legal[rng.randrange(len(legal))])
+            obs, reward, done = game.step(actions)
+            digest.update(repr(sorted(reward.items())).encode())
+        yield digest.digest()
+
+
 def _env(module: str, **options: Any) -> Callable[[range], Iterator[bytes]]:
     def games(seeds: range) -> Iterator[bytes]:
         import importlib
@@ -109,6 +138,7 @@ GAMES: dict[str, Callable[[range], Iterator[bytes]]] = {
     "botzone-duplicate": _env("rulesets.botzone.env", variant="duplicate"),
     "botzone-classic": _env("rulesets.botzone.env", variant="classic"),
     "noi2014": _env("rulesets.noi2014.env"),
+    "course": _course,
 }
 
 

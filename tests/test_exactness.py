@@ -22,7 +22,7 @@ from protocol.compiled import FORCE, SAID, compiled
 ROOT = Path(__file__).resolve().parents[1]
 HARNESS = ROOT / "bench" / "exactness.py"
 SAMPLE = {"simulate": 60, "default-env": 6, "botzone-duplicate": 6, "botzone-classic": 6,
-          "noi2014": 6}
+          "noi2014": 6, "course": 20}
 LONG = int(os.environ.get("EXACTNESS_GAMES", "0"))
 
 
