@@ -65,7 +65,8 @@ def _part(value: Any) -> bytes:
         named = _NAMED.get(kind)
         if named is None:
             named = _NAMED[kind] = f"{value.dtype}{value.shape}".encode()
-        return named + value.tobytes()
+        data: bytes = value.tobytes()
+        return named + data
     return repr(value).encode()
 
 
