@@ -3,6 +3,7 @@
     .venv/bin/pip install rlcard                     # once: RLCard is not a project dependency
     .venv/bin/python bench/bench_rlcard.py           # 3 rounds, about two minutes
     .venv/bin/python bench/bench_rlcard.py --rounds 5 --seconds 3
+    .venv/bin/python bench/bench_rlcard.py --only simulate --only "env default"
 
 Every measurement runs in a fresh process of its own, and the rounds alternate the
 measurements (RLCard, ours, RLCard, ours...), so that whatever else loads the machine
@@ -195,6 +196,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every measurement")
     parser.add_argument("--seconds", type=float, default=2.0,
                         help="CPU seconds per measurement and round")
+    parser.add_argument("--only", action="append", metavar="NAME",
+                        help="measure only this (a label's start: 'simulate', 'env default', "
+                             "...; repeatable), beside RLCard's two measurements")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0:
@@ -209,6 +213,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"project: {INSTALL}", file=sys.stderr)
         return 2
     items, notes = plan(compiled_build())
+    if args.only:
+        items = [item for item in items if item[0].startswith("RLCard")
+                 or any(item[0].startswith(name) for name in args.only)]
     rates: dict[str, list[float]] = {label: [] for label, _, _ in items}
     loads = [os.getloadavg()[0]]
     for r in range(args.rounds):

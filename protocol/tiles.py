@@ -14,6 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
+from typing import Final
+
+from protocol.counting import tile_counts as tile_counts  # compiled; re-exported
 
 
 class Suit(IntEnum):
@@ -85,7 +88,7 @@ class Tile(IntEnum):
         return CODES[self]
 
 
-N_KINDS = 34
+N_KINDS: Final = 34
 ALL_TILES: tuple[Tile, ...] = tuple(Tile)
 SUITED_TILES: tuple[Tile, ...] = ALL_TILES[:27]
 HONOR_TILES: tuple[Tile, ...] = ALL_TILES[27:]
@@ -98,7 +101,7 @@ SUIT_OF: tuple[Suit, ...] = tuple(
     Suit(min(i // 9, 3)) if i < 31 else Suit.DRAGONS for i in range(N_KINDS)
 )
 RANK_OF: tuple[int, ...] = tuple(i % 9 + 1 if i < 27 else 0 for i in range(N_KINDS))
-COPIES = 4
+COPIES: Final = 4
 
 
 class TileError(ValueError):
@@ -166,12 +169,6 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
     return " ".join(CODES[t] for t in tiles)
 
 
-def tile_counts(tiles: Iterable[int]) -> list[int]:
-    """A 34-slot count vector."""
-    counts = [0] * N_KINDS
-    for t in tiles:
-        counts[t] += 1
-    return counts
 
 
 def check_copies(tiles: Sequence[int]) -> None:

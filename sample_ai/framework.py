@@ -373,7 +373,8 @@ class Bot:
     def _decide(self, prompt: Prompt, about: tuple[int, Tile] | None) -> FromAI:
         if prompt is Prompt.CLAIM:
             assert about is not None
-            return self.on_claim(*about)
+            seat, tile = about  # (a call with *about is a slow generic call, compiled)
+            return self.on_claim(seat, tile)
         if prompt is Prompt.TURN:
             drawn = self.table.drawn
             assert drawn is not None
@@ -381,7 +382,8 @@ class Bot:
         if prompt is Prompt.DISCARD:
             return Out(self.on_discard_after_claim())
         assert about is not None
-        return self.on_rob(*about)
+        seat, tile = about
+        return self.on_rob(seat, tile)
 
     def _safe_answer(self, prompt: Prompt) -> FromAI:
         if prompt in (Prompt.CLAIM, Prompt.ROB):

@@ -17,10 +17,11 @@ from enum import IntEnum
 from functools import lru_cache
 from itertools import product
 from operator import itemgetter
+from typing import Final
 
-from protocol.tiles import N_KINDS, TERMINALS_AND_HONORS, Tile
+from protocol.tiles import ALL_TILES, N_KINDS, TERMINALS_AND_HONORS, Tile
 
-SETS_IN_HAND = 4
+SETS_IN_HAND: Final = 4
 
 
 class SetKind(IntEnum):
@@ -210,6 +211,22 @@ def _group_state(counts: tuple[int, ...], chows: bool) -> _GroupState:
             r == 2 and _suit_complete(counts, chows, True))
 
 
+# A group's state and waits in one look-up (``_group_state`` and ``_group_waits``): size
+# mod 3, complete as sets, complete as sets and a pair, the offsets whose tile completes
+# it as sets, and as sets and a pair. A hand's waits are asked for once a turn by every
+# seat view and bot, so a suit's 9 counts (or an honour's count) find all of it at once.
+_GroupInfo = tuple[int, bool, bool, tuple[int, ...], tuple[int, ...]]
+_SUIT_INFO: Final[dict[tuple[int, ...], _GroupInfo]] = {}
+_HONOR_INFO: Final[dict[int, _GroupInfo]] = {}
+_INFO_LIMIT: Final = 1 << 17  # shapes kept (real hands reach far fewer)
+
+
+def _group_info(counts: tuple[int, ...], chows: bool) -> _GroupInfo:
+    r, sets, with_pair = _group_state(counts, chows)
+    plain, paired = _group_waits(counts, chows)
+    return (r, sets, with_pair, plain, paired)
+
+
 def _regular_waits(counts: Sequence[int]) -> list[int]:
     """Kinds that complete four sets and a pair.
 
@@ -220,21 +237,35 @@ def _regular_waits(counts: Sequence[int]) -> list[int]:
     honors = counts[27:N_KINDS]
     if honors.count(1) + honors.count(4) > 1:
         return []  # two honour kinds that no tile completes (one lone, or four)
-    groups = [(base, group, True) for base in (0, 9, 18)
-              if any(group := tuple(counts[base : base + 9]))]
-    groups.extend((t, (counts[t],), False) for t in range(27, N_KINDS) if counts[t])
-    states = [_group_state(group, chows) for _, group, chows in groups]
-    misfits = [k for k, state in enumerate(states) if not (state[1] or state[2])]
+    groups: list[tuple[int, _GroupInfo]] = []
+    for base in (0, 9, 18):
+        group = tuple(counts[base : base + 9])
+        if any(group):
+            info = _SUIT_INFO.get(group)
+            if info is None:
+                info = _group_info(group, True)
+                if len(_SUIT_INFO) < _INFO_LIMIT:
+                    _SUIT_INFO[group] = info
+            groups.append((base, info))
+    for t in range(27, N_KINDS):
+        n = counts[t]
+        if n:
+            info = _HONOR_INFO.get(n)
+            if info is None:
+                info = _group_info((n,), False)
+                if len(_HONOR_INFO) < _INFO_LIMIT:
+                    _HONOR_INFO[n] = info
+            groups.append((t, info))
+    misfits = [k for k, (_, info) in enumerate(groups) if not (info[1] or info[2])]
     if len(misfits) > 1:
         return []  # the new tile can mend one group only
-    pairs = sum(1 for state in states if state[0] == 2)
+    pairs = sum(1 for _, info in groups if info[0] == 2)
     waits: list[int] = []
     for k in misfits or range(len(groups)):
-        base, group, chows = groups[k]
-        pairs_elsewhere = pairs - (states[k][0] == 2)
+        base, info = groups[k]
+        pairs_elsewhere = pairs - (info[0] == 2)
         if pairs_elsewhere <= 1:
-            plain, paired = _group_waits(group, chows)
-            waits.extend(base + i for i in (paired if pairs_elsewhere == 0 else plain))
+            waits.extend(base + i for i in (info[4] if pairs_elsewhere == 0 else info[3]))
     return waits
 
 
@@ -297,7 +328,7 @@ def waiting_tiles(counts: Sequence[int], n_melds: int = 0) -> list[Tile]:
     Kinds the player already holds all four of are included, as GB's
     calculator does: the shape waits on them even though none can come.
     """
-    return [Tile(t) for t in wait_kinds(counts, n_melds)]
+    return [ALL_TILES[t] for t in wait_kinds(counts, n_melds)]
 
 
 _ORPHANS = frozenset(TERMINALS_AND_HONORS)

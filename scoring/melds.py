@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from protocol.tiles import Tile, TileError, parse_tile
+from protocol.tiles import ALL_TILES, Tile, TileError, parse_tile
 
 
 class MeldKind(Enum):
@@ -25,13 +25,13 @@ class Meld:
     tile: Tile  # the lowest tile for a chow
 
     def __post_init__(self) -> None:
-        if self.kind is MeldKind.CHOW and (self.tile.is_honor or self.tile.rank > 7):
+        if self.kind is MeldKind.CHOW and (self.tile >= 27 or self.tile % 9 > 6):  # rank 8, 9
             raise TileError(f"no chow starts at {self.tile.code}")
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
         if self.kind is MeldKind.CHOW:
-            return (self.tile, Tile(self.tile + 1), Tile(self.tile + 2))
+            return (self.tile, ALL_TILES[self.tile + 1], ALL_TILES[self.tile + 2])
         return (self.tile,) * self.kind.size
 
     @property

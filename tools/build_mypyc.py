@@ -65,6 +65,7 @@ CORES = (
     "scoring/fans.py",
     "scoring/melds.py",
     "scoring/settlement.py",
+    "protocol/counting.py",
     "rulesets/default/engine/hand.py",
     "rulesets/default/engine/rng.py",
     "rulesets/default/engine/simulate.py",

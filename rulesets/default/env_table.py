@@ -15,6 +15,7 @@ window the nearest after the discarder) is ``seat``, its legal actions ``legal``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from protocol.messages import Pass, ToAI
 from protocol.tiles import Tile
@@ -22,7 +23,7 @@ from rulesets.default.actions import ANSWERS, N_ACTIONS
 from rulesets.default.engine.hand import ACCEPTED, SEATS, Answer, Hand, Verdict
 from rulesets.default.seat_view import SeatView
 
-_PASS = Pass()
+_PASS: Final = Pass()
 
 
 class EnvTable:

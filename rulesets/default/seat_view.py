@@ -47,7 +47,7 @@ from rulesets.default.engine.hand import SEATS, Expect
 from scoring.analysis import is_winning, wait_kinds
 from scoring.melds import Meld, MeldKind
 
-WALL_AFTER_DEAL = 136 - 4 * 13
+WALL_AFTER_DEAL: Final = 136 - 4 * 13
 
 
 def _chi_choices(t: int) -> tuple[tuple[int, int, int], ...]:
@@ -84,8 +84,18 @@ _EMPTY_GRID: Final = array("f", [0.0] * _UNSEEN + [1.0] * N_KINDS
 
 
 # ``receive`` dispatches on the message's class through this table.
-_MPICK, _MOUT, _PICK, _MPENG, _MCHI, _MGANG, _MAGANG, _MJGANG, _ID, _FIRST, _INIT, _OTHER = \
-    range(12)
+_MPICK: Final = 0
+_MOUT: Final = 1
+_PICK: Final = 2
+_MPENG: Final = 3
+_MCHI: Final = 4
+_MGANG: Final = 5
+_MAGANG: Final = 6
+_MJGANG: Final = 7
+_ID: Final = 8
+_FIRST: Final = 9
+_INIT: Final = 10
+_OTHER: Final = 11
 _KINDS: Final[dict[type, int]] = {
     MPick: _MPICK, MOut: _MOUT, Pick: _PICK, MPeng: _MPENG, MChi: _MCHI, MGang: _MGANG,
     MAGang: _MAGANG, MJGang: _MJGANG, Id: _ID, First: _FIRST, Init: _INIT,
@@ -95,8 +105,8 @@ _KINDS: Final[dict[type, int]] = {
 class SeatView:
     """One seat's knowledge of the hand, line by line."""
 
-    __slots__ = ("_agang", "_cells", "_seen", "_waits", "about", "counts", "drawn", "first",
-                 "grid",
+    __slots__ = ("_agang", "_before_draw", "_cells", "_seen", "_waits", "about", "counts",
+                 "drawn", "first", "grid",
                  "hidden_kongs", "last_discard", "meld_counts", "melds", "prompt",
                  "river_counts", "rivers", "seat", "wall_left")
 
@@ -118,6 +128,10 @@ class SeatView:
         self.about: tuple[int, Tile] | None = None  # the discard or added kong asked about
         self._agang: Tile | None = None  # our agang, until ``magang`` confirms it
         self._waits: frozenset[int] | None = None  # of the concealed hand, until it changes
+        # During own turn: the waits of the hand before the draw, if they were known (the
+        # claim checks since the last own turn have asked for them): the drawn tile wins
+        # exactly when it is one of them, a set look-up instead of a winning-hand search.
+        self._before_draw: frozenset[int] | None = None
         # Own concealed + every shown meld tile + every discard lying, by kind.
         self._seen: list[int] = [0] * N_KINDS
         self.grid = bytearray(_EMPTY_GRID)  # the encoder's planes (module docstring)
@@ -192,6 +206,7 @@ class SeatView:
             tile = m.tile
             self.counts[tile] += 1
             self._own(tile, 1)
+            self._before_draw = self._waits
             self._waits = None
             self.drawn = tile
             self.wall_left -= 1
@@ -341,7 +356,11 @@ class SeatView:
             legal.extend([AGANG + t for t in legal if counts[t] == 4])
             legal.extend(JGANG + m.tile for m in self.melds[self.seat]
                          if m.kind is MeldKind.PUNG and counts[m.tile])
-            if is_winning(counts, len(self.melds[self.seat])):
+            drawn, before = self.drawn, self._before_draw
+            if drawn is not None and before is not None:
+                if drawn in before:
+                    legal.append(HU)
+            elif is_winning(counts, len(self.melds[self.seat])):
                 legal.append(HU)
             return legal
         if prompt is Expect.DISCARD:

@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple, TypeVar
+from typing import Final, NamedTuple, TypeVar
 
 from protocol.messages import (
     AGang,
@@ -68,9 +68,10 @@ from scoring.fans import FanResult, WinningHand, can_win, score
 from scoring.melds import Meld, MeldKind
 from scoring.settlement import WinKind, fine_for, settle
 
-SEATS = 4
-HAND_SIZE = 13
-WALL_SIZE = 136
+SEATS: Final = 4
+HONORS: Final = 27  # the first honour kind (``Tile.EAST``): tile kinds as ints
+HAND_SIZE: Final = 13
+WALL_SIZE: Final = 136
 
 
 class Expect(Enum):
@@ -94,7 +95,7 @@ TIME_LIMIT_MS: dict[Expect, int] = {
 }
 # A fault other than the hard limit is charged as an own-turn answer at the hard limit.
 FAULT_LIMIT_MS = TIME_LIMIT_MS[Expect.TURN]
-HARD_LIMIT_FAULT = "hard-limit"  # the one fault fined for its own time
+HARD_LIMIT_FAULT: Final = "hard-limit"  # the one fault fined for its own time
 
 
 def is_hard_limit(cause: str) -> bool:
@@ -124,8 +125,8 @@ class Answer:
     reason: str = ""
 
 
-ACCEPTED = Answer(Verdict.ACCEPTED)
-NOT_ASKED = Answer(Verdict.UNSOLICITED, "not waiting for this seat")
+ACCEPTED: Final = Answer(Verdict.ACCEPTED)
+NOT_ASKED: Final = Answer(Verdict.UNSOLICITED, "not waiting for this seat")
 # ``pass`` answers only claim and rob windows; to a turn or discard prompt it is chatter
 # (whenever it arrives), never a fault, and the seat's answer is still due.
 CHATTER = {expect: Answer(Verdict.UNSOLICITED, f"pass is no answer to a {expect.value} prompt")
@@ -137,16 +138,16 @@ CHATTER = {expect: Answer(Verdict.UNSOLICITED, f"pass is no answer to a {expect.
 # What each seat is sent when ``seat`` draws ``tile`` (``_DRAW_LINES[seat][tile]``)
 # or discards it (``_DISCARD_LINES``), as ready (seat, line) pairs.
 _Lines = tuple[tuple[int, ToAI], ...]
-_DRAW_LINES: tuple[tuple[_Lines, ...], ...] = tuple(
+_DRAW_LINES: Final[tuple[tuple[_Lines, ...], ...]] = tuple(
     tuple(tuple((other, Pick(t) if other == seat else MPick(seat)) for other in range(SEATS))
           for t in ALL_TILES)
     for seat in range(SEATS))
-_DISCARD_LINES: tuple[tuple[_Lines, ...], ...] = tuple(
+_DISCARD_LINES: Final[tuple[tuple[_Lines, ...], ...]] = tuple(
     tuple(tuple((other, MOut(seat, t)) for other in range(SEATS) if other != seat)
           for t in ALL_TILES)
     for seat in range(SEATS))
 # The seats after ``owner``, nearest first: the claim order.
-_AFTER: tuple[tuple[int, ...], ...] = tuple(
+_AFTER: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple((owner + k) % SEATS for k in range(1, SEATS)) for owner in range(SEATS))
 
 
@@ -180,11 +181,11 @@ class Event(NamedTuple):
     detail: str = ""
 
 
-REJECTED_INPUT = "rejected"  # Input.fault of an answer the engine refused
+REJECTED_INPUT: Final = "rejected"  # Input.fault of an answer the engine refused
 # Builds a NamedTuple without its Python-level __new__, for the inputs and events made
 # several times a turn: ``_new(Event, ("pick", seat, tile, None, ""))`` is
 # ``Event("pick", seat, tile)``, every field given.
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 class Input(NamedTuple):
@@ -313,10 +314,10 @@ class Hand:
         legal: list[FromAI] = []
         shortlist: list[FromAI] = []
         if expect is Expect.TURN or expect is Expect.DISCARD:
-            legal.extend(Out(Tile(t)) for t in range(N_KINDS) if counts[t])
+            legal.extend(Out(ALL_TILES[t]) for t in range(N_KINDS) if counts[t])
         if expect is Expect.TURN:
             shortlist.append(Hu())
-            shortlist.extend(AGang(Tile(t)) for t in range(N_KINDS) if counts[t] == 4)
+            shortlist.extend(AGang(ALL_TILES[t]) for t in range(N_KINDS) if counts[t] == 4)
             shortlist.extend(JGang(m.tile) for m in self.melds[seat]
                              if m.kind is MeldKind.PUNG and counts[m.tile])
         elif expect is Expect.CLAIM:
@@ -329,8 +330,8 @@ class Hand:
                 shortlist.append(Peng())
             if counts[t] >= 3:
                 shortlist.append(Gang())
-            if seat == (window.owner + 1) % SEATS and not t.is_honor:
-                shortlist.extend(Chi(Tile(t - k)) for k in range(3) if t - k >= 0)
+            if seat == (window.owner + 1) % SEATS and t < HONORS:
+                shortlist.extend(Chi(ALL_TILES[t - k]) for k in range(3) if t - k >= 0)
         elif expect is Expect.ROB:
             legal.append(Pass())
             shortlist.append(QGang())
@@ -448,13 +449,13 @@ class Hand:
         t = window.tile
         if seat != (window.owner + 1) % SEATS:
             return f"chi {low}: only the seat after the discarder may chow"
-        if t.is_honor:
+        if t >= HONORS:
             return f"chi {low}: {t} is an honour"
-        if low.is_honor or low.rank > 7 or low.suit != t.suit:
+        if low >= HONORS or low % 9 > 6 or low // 9 != t // 9:  # not a suited 1..7 of t's suit
             return f"chi {low}: no run of {t} starts at {low}"
         if not 0 <= t - low <= 2:
             return f"chi {low}: the run {low}.. does not contain {t}"
-        need = [Tile(low + i) for i in range(3) if low + i != t]
+        need = [ALL_TILES[low + i] for i in range(3) if low + i != t]
         hand = list(self.hands[seat])
         for x in need:
             if x not in hand:
@@ -571,7 +572,7 @@ class Hand:
             self.rivers[owner].pop()
             for i in range(3):
                 if chi.tile + i != tile:
-                    self.hands[chower].remove(Tile(chi.tile + i))
+                    self.hands[chower].remove(ALL_TILES[chi.tile + i])
             self.melds[chower].append(Meld(MeldKind.CHOW, chi.tile))
             self.events.append(Event("chi", chower, chi.tile, owner))
             self._broadcast(MChi(chower, chi.tile))
