@@ -169,8 +169,6 @@ def format_tiles(tiles: Iterable[Tile]) -> str:
     return " ".join(CODES[t] for t in tiles)
 
 
-
-
 def check_copies(tiles: Sequence[int]) -> None:
     """Raise ``TileError`` if any kind appears more than four times."""
     counts = tile_counts(tiles)
