@@ -18,8 +18,8 @@ told every public event, and a draw's follow-up tells the others of it), so its
 observation codes (``codes``: the default encoder's, as ``planes.codes``) and its
 legal actions are made from it; a winner's view stops at its win (it is told
 nothing more), so its last observation is kept then (``final``). At the end each
-remaining seat answers the nearest target (``SeatView.target`` on a view built from
-the state) and the game is ranked as ``engine.Game`` ranks it (``result``).
+remaining seat answers the nearest target (``nearest.nearest`` on the state, as its
+``SeatView.target`` would) and the game is ranked as ``engine.Game`` ranks it (``result``).
 
 ``queue`` is the seats deciding now (the drawer, or the claimers of a discard in
 turn order after the discarder), ``legal`` the first one's actions, ``act(seat,
@@ -40,8 +40,9 @@ from rulesets.noi2014.hands import (
     distance,
     last_positions,
     needed,
-    wins,
+    wins_list,
 )
+from rulesets.noi2014.nearest import nearest
 from rulesets.noi2014.planes import DECISION_PLANES, LEFT_PLANES, ONE, ONE_HOT, ONES, ZEROS
 from rulesets.noi2014.seat_view import (
     CLAIM,
@@ -57,7 +58,6 @@ from rulesets.noi2014.seat_view import (
     PENG,
     PLAY,
     PUNG_DISCARD,
-    SeatView,
 )
 from rulesets.noi2014.tiles import KINDS
 
@@ -150,7 +150,7 @@ class FastTable:
         hand = self.hands[seat]
         out = [PASS]
         hand[kind] += 1
-        won = wins(hand, len(self.melds[seat]))
+        won = wins_list(hand, len(self.melds[seat]))
         hand[kind] -= 1
         if won:
             out.insert(0, HU)
@@ -165,7 +165,7 @@ class FastTable:
         out = [PLAY + k for k in range(N_KINDS) if hand[k]]
         mine = self.pung_of[seat]
         out += [GANG + k for k in range(N_KINDS) if hand[k] == 4 or (hand[k] and k in mine)]
-        if wins(hand, len(self.melds[seat])):
+        if wins_list(hand, len(self.melds[seat])):
             out.append(HU)
         return out
 
@@ -182,7 +182,7 @@ class FastTable:
             if not any(hand[k] for k in range(start, end + 1)):
                 return False
         hand[kind] += 1
-        won = wins(hand, len(self.melds[seat]))
+        won = wins_list(hand, len(self.melds[seat]))
         hand[kind] -= 1
         return won
 
@@ -301,38 +301,40 @@ class FastTable:
         self.legal = []
         self.decision = NONE
         end = len(self.discards) + 1
-        last = [-1] * N_KINDS  # -1: nowhere in the sequence (``last_positions``)
+        discarded = [0] * N_KINDS  # each kind's last discard (0: none)
         for position, (_, kind) in enumerate(self.discards, start=1):
-            last[kind] = position
+            discarded[kind] = position
+        last = [p if p else -1 for p in discarded]  # -1: nowhere (``last_positions``)
         hands, melded = self.hands, self.melded
+        in_melds = [0] * N_KINDS
         for seat in range(PLAYERS):
             hand, mine = hands[seat], melded[seat]
             for k in range(N_KINDS):
                 if hand[k] + mine[k]:
                     last[k] = end
+                in_melds[k] += mine[k]
         rows: dict[int, Remaining] = {}
+        empty = self.tail == self.head
+        seen = self.seen
         for seat in range(PLAYERS):
             if self.active[seat]:
-                rows[seat] = self._remaining(seat, last)
+                hand = hands[seat]
+                # what its view's ``_last_seen`` gives: the end for a kind it or a meld
+                # holds (or, the wall empty, a kind with a copy it has not seen)
+                late = [end if hand[k] or in_melds[k] or (empty and hand[k] + seen[k] < 4)
+                        else discarded[k] for k in range(N_KINDS)]
+                rows[seat] = self._remaining(seat, last, late)
         self.result = rank(self.winners, rows, [], why)
 
-    def _remaining(self, seat: int, last: list[int]) -> Remaining:
-        view = SeatView()
-        view.seat = seat
-        view.hand = list(self.hands[seat])
-        view.melds = list(self.melds[seat])
-        view.melded = [list(m) for m in self.melded]
-        view.pool = [list(p) for p in self.pool]
-        view.discards = list(self.discards)
-        view.left = self.tail - self.head
-        pick = view.target_counts()
-        lower = [KINDS[k].lower() for verb, k in view.melds
+    def _remaining(self, seat: int, last: list[int], late: list[int]) -> Remaining:
+        hand, mine, melds = self.hands[seat], self.melded[seat], self.melds[seat]
+        pick = nearest(hand, [4 - mine[k] for k in range(N_KINDS)], 4 - len(melds), late)
+        lower = [KINDS[k].lower() for verb, k in melds
                  for _ in range(4 if verb == "GANG" else 3)]
         upper = [KINDS[k] for k in range(N_KINDS) for _ in range(pick[k])]
         text = " ".join(lower + upper)
-        hand, mine = self.hands[seat], self.melded[seat]
         if upper and all(pick[k] + mine[k] <= 4 for k in range(N_KINDS)) \
-                and wins(pick, len(view.melds)):
+                and wins_list(pick, len(melds)):
             far = sum(abs(pick[k] - hand[k]) for k in range(N_KINDS))
             need = {KINDS[k]: (last[k] if last[k] >= 0 else 0)
                     for k in range(N_KINDS) if pick[k] > hand[k]}
