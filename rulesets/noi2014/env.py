@@ -231,19 +231,26 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or int(action) not in self._legal:
-            said = "None" if action is None else _named(int(action))
+        fast = self._fast
+        assert fast is not None
+        chosen = -1 if action is None else int(action)
+        if chosen not in fast.legal:
+            said = "None" if action is None else _named(chosen)
             raise IllegalActionError(f"{agent} may not play {said} now (legal: "
                                      f"{', '.join(_named(a) for a in self._legal)})")
         # (rewards are all 0 until the game ends, and then every step is a dead one)
-        fast = self._fast
-        assert fast is not None
-        fast.act(self._seat[agent], int(action))
+        fast.act(self._seat[agent], chosen)
         queue = fast.queue
         if queue:
             self.agent_selection = AGENTS[queue[0]]
         else:
             self._finish()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``: the selected agent's observation, reward, ends and info."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     # --- what an agent sees ----------------------------------------------------------------
 
