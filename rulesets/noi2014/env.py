@@ -57,7 +57,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from protocol.compiled import note_plain
-from rulesets.noi2014.encoders import CODE_VALUES, DefaultEncoder, Encoder, Observation
+from rulesets.noi2014.encoders import DefaultEncoder, Encoder, Observation
 from rulesets.noi2014.engine import Game
 from rulesets.noi2014.fast_table import FastTable
 from rulesets.noi2014.planes import mask as action_mask
@@ -262,10 +262,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
             mask = np.frombuffer(action_mask(fast.legal), dtype=np.int8)
         else:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        found = fast.codes(seat) if self._default and fast is not None else None
+        found = fast.planes(seat) if self._default and fast is not None else None
         if found is not None:  # the deciding seat's, or any at the end: no replay
-            observation = CODE_VALUES.take(np.frombuffer(found, dtype=np.uint8)).reshape(
-                self.encoder.shape)
+            observation = np.frombuffer(found, dtype=np.float32).reshape(self.encoder.shape)
         else:
             observation = self.encoder.encode(self.views[seat])
         return {"observation": observation, "action_mask": mask}

@@ -43,7 +43,22 @@ from rulesets.noi2014.hands import (
     wins_list,
 )
 from rulesets.noi2014.nearest import nearest
-from rulesets.noi2014.planes import DECISION_PLANES, LEFT_PLANES, ONE, ONE_HOT, ONES, ZEROS
+from rulesets.noi2014.planes import (
+    DECISION_F32,
+    DECISION_PLANES,
+    LEFT_F32,
+    LEFT_PLANES,
+    ONE,
+    ONE_HOT,
+    ONE_HOT_F32,
+    ONES,
+    ONES_F32,
+    SEATS_F32,
+    ZEROS,
+    ZEROS_F32,
+    count_plane,
+    float_planes,
+)
 from rulesets.noi2014.seat_view import (
     CLAIM,
     DRAW,
@@ -93,6 +108,8 @@ class FastTable:
         # copies in melds or on the table (``seen``), kept as they change
         self.melded_bytes = [bytes(N_KINDS)] * PLAYERS
         self.pool_bytes = [bytes(N_KINDS)] * PLAYERS
+        self.melded_f32 = [ZEROS_F32] * PLAYERS  # the same as float32 planes (``planes``)
+        self.pool_f32 = [ZEROS_F32] * PLAYERS
         self.seen = [0] * N_KINDS
         self.discards: list[tuple[int, int]] = []
         self.active = [True] * PLAYERS
@@ -252,12 +269,14 @@ class FastTable:
         pool = self.pool[seat]
         pool[kind] += n
         self.pool_bytes[seat] = bytes(pool)
+        self.pool_f32[seat] = count_plane(pool)
         self.seen[kind] += n
 
     def _meld(self, seat: int, kind: int, n: int) -> None:
         melded = self.melded[seat]
         melded[kind] += n
         self.melded_bytes[seat] = bytes(melded)
+        self.melded_f32[seat] = count_plane(melded)
         self.seen[kind] += n
 
     def _settle_claims(self) -> None:
@@ -390,3 +409,33 @@ class FastTable:
                          LEFT_PLANES[left], ONES if active[me] else ZEROS,
                          ONES if active[o1] else ZEROS, ONES if active[o2] else ZEROS,
                          ONES if active[o3] else ZEROS, seats))
+
+    def planes(self, seat: int) -> bytearray | None:
+        """``codes(seat)`` as the default encoder's float32 planes (20 x 27, native byte
+        order: ``np.frombuffer(..., np.float32)``), made directly from the state."""
+        if self.result is not None:
+            final = self.final[seat]
+            return float_planes(final) if final is not None else \
+                self._planes(seat, self.hands[seat], NONE)
+        if not self.queue or self.queue[0] != seat:
+            return None
+        return self._planes(seat, self.hands[seat], self.decision)
+
+    def _planes(self, me: int, hand: list[int], decision: int) -> bytearray:
+        o1, o2, o3 = (me + 1) % PLAYERS, (me + 2) % PLAYERS, (me + 3) % PLAYERS
+        melded, pool, seen = self.melded_f32, self.pool_f32, self.seen
+        unseen = [4 - hand[k] - seen[k] for k in range(N_KINDS)]
+        told = ZEROS_F32
+        seats = SEATS_F32[me * 5]
+        if decision == DRAW:
+            told = ONE_HOT_F32[self.tile]
+        elif decision in (CLAIM, PUNG_DISCARD):
+            told = ONE_HOT_F32[self.tile]
+            seats = SEATS_F32[me * 5 + 1 + (self.discarder - me) % PLAYERS]
+        active = self.active
+        return bytearray(b"").join((
+            count_plane(hand), melded[me], melded[o1], melded[o2], melded[o3], pool[me],
+            pool[o1], pool[o2], pool[o3], count_plane(unseen), told, DECISION_F32[decision],
+            LEFT_F32[self.tail - self.head], ONES_F32 if active[me] else ZEROS_F32,
+            ONES_F32 if active[o1] else ZEROS_F32, ONES_F32 if active[o2] else ZEROS_F32,
+            ONES_F32 if active[o3] else ZEROS_F32, seats))
