@@ -15,7 +15,8 @@ empty or at most one player is left) on one shared public state (the melds, the
 discards still on the table, who is in, the wall) and four concealed hands. What
 the deciding seat's ``SeatView`` would hold is exactly that state (an active seat is
 told every public event, and a draw's follow-up tells the others of it), so its
-observation codes (``codes``: the default encoder's, as ``planes.codes``) and its
+observation codes (``codes``: the default encoder's, as ``planes.codes``; ``planes``:
+the same as the float32 planes the environment returns) and its
 legal actions are made from it; a winner's view stops at its win (it is told
 nothing more), so its last observation is kept then (``final``). At the end each
 remaining seat answers the nearest target (``nearest.nearest`` on the state, as its

@@ -6,6 +6,9 @@ float32 planes with one table look-up (``VALUES``): code ``c`` in 0..4 is ``c / 
 (a count of 0..4 tiles, and 4 for a plane's 1.0), code ``FIRST_LEFT + n`` is ``n / 56``
 (the tiles left in the wall). ``codes`` returns None when a count is outside 0..4 (a
 view fed something no game tells), and the encoder then takes its general path.
+The same planes as float32 bytes (``count_plane``, the ``*_F32`` constants) are what
+``FastTable.planes`` joins, so that the environment's observation is one
+``np.frombuffer``.
 """
 
 from __future__ import annotations
