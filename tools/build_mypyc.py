@@ -79,6 +79,7 @@ CORES = (
     "rulesets/botzone/course_table.py",
     "rulesets/noi2014/tiles.py",
     "rulesets/noi2014/hands.py",
+    "rulesets/noi2014/nearest.py",
     "rulesets/noi2014/engine.py",
     "rulesets/noi2014/seat_view.py",
     "rulesets/noi2014/table.py",

@@ -57,7 +57,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from protocol.compiled import note_plain
-from rulesets.noi2014.encoders import CODE_VALUES, DefaultEncoder, Encoder, Observation
+from rulesets.noi2014.encoders import DefaultEncoder, Encoder, Observation
 from rulesets.noi2014.engine import Game
 from rulesets.noi2014.fast_table import FastTable
 from rulesets.noi2014.planes import mask as action_mask
@@ -231,19 +231,26 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or int(action) not in self._legal:
-            said = "None" if action is None else _named(int(action))
+        fast = self._fast
+        assert fast is not None
+        chosen = -1 if action is None else int(action)
+        if chosen not in fast.legal:
+            said = "None" if action is None else _named(chosen)
             raise IllegalActionError(f"{agent} may not play {said} now (legal: "
                                      f"{', '.join(_named(a) for a in self._legal)})")
         # (rewards are all 0 until the game ends, and then every step is a dead one)
-        fast = self._fast
-        assert fast is not None
-        fast.act(self._seat[agent], int(action))
+        fast.act(self._seat[agent], chosen)
         queue = fast.queue
         if queue:
             self.agent_selection = AGENTS[queue[0]]
         else:
             self._finish()
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last``: the selected agent's observation, reward, ends and info."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     # --- what an agent sees ----------------------------------------------------------------
 
@@ -255,10 +262,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name
             mask = np.frombuffer(action_mask(fast.legal), dtype=np.int8)
         else:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        found = fast.codes(seat) if self._default and fast is not None else None
+        found = fast.planes(seat) if self._default and fast is not None else None
         if found is not None:  # the deciding seat's, or any at the end: no replay
-            observation = CODE_VALUES.take(np.frombuffer(found, dtype=np.uint8)).reshape(
-                self.encoder.shape)
+            observation = np.frombuffer(found, dtype=np.float32).reshape(self.encoder.shape)
         else:
             observation = self.encoder.encode(self.views[seat])
         return {"observation": observation, "action_mask": mask}

@@ -15,11 +15,12 @@ empty or at most one player is left) on one shared public state (the melds, the
 discards still on the table, who is in, the wall) and four concealed hands. What
 the deciding seat's ``SeatView`` would hold is exactly that state (an active seat is
 told every public event, and a draw's follow-up tells the others of it), so its
-observation codes (``codes``: the default encoder's, as ``planes.codes``) and its
+observation codes (``codes``: the default encoder's, as ``planes.codes``; ``planes``:
+the same as the float32 planes the environment returns) and its
 legal actions are made from it; a winner's view stops at its win (it is told
 nothing more), so its last observation is kept then (``final``). At the end each
-remaining seat answers the nearest target (``SeatView.target`` on a view built from
-the state) and the game is ranked as ``engine.Game`` ranks it (``result``).
+remaining seat answers the nearest target (``nearest.nearest`` on the state, as its
+``SeatView.target`` would) and the game is ranked as ``engine.Game`` ranks it (``result``).
 
 ``queue`` is the seats deciding now (the drawer, or the claimers of a discard in
 turn order after the discarder), ``legal`` the first one's actions, ``act(seat,
@@ -40,9 +41,25 @@ from rulesets.noi2014.hands import (
     distance,
     last_positions,
     needed,
-    wins,
+    wins_list,
 )
-from rulesets.noi2014.planes import DECISION_PLANES, LEFT_PLANES, ONE, ONE_HOT, ONES, ZEROS
+from rulesets.noi2014.nearest import nearest
+from rulesets.noi2014.planes import (
+    DECISION_F32,
+    DECISION_PLANES,
+    LEFT_F32,
+    LEFT_PLANES,
+    ONE,
+    ONE_HOT,
+    ONE_HOT_F32,
+    ONES,
+    ONES_F32,
+    SEATS_F32,
+    ZEROS,
+    ZEROS_F32,
+    count_plane,
+    float_planes,
+)
 from rulesets.noi2014.seat_view import (
     CLAIM,
     DRAW,
@@ -57,7 +74,6 @@ from rulesets.noi2014.seat_view import (
     PENG,
     PLAY,
     PUNG_DISCARD,
-    SeatView,
 )
 from rulesets.noi2014.tiles import KINDS
 
@@ -93,6 +109,8 @@ class FastTable:
         # copies in melds or on the table (``seen``), kept as they change
         self.melded_bytes = [bytes(N_KINDS)] * PLAYERS
         self.pool_bytes = [bytes(N_KINDS)] * PLAYERS
+        self.melded_f32 = [ZEROS_F32] * PLAYERS  # the same as float32 planes (``planes``)
+        self.pool_f32 = [ZEROS_F32] * PLAYERS
         self.seen = [0] * N_KINDS
         self.discards: list[tuple[int, int]] = []
         self.active = [True] * PLAYERS
@@ -150,7 +168,7 @@ class FastTable:
         hand = self.hands[seat]
         out = [PASS]
         hand[kind] += 1
-        won = wins(hand, len(self.melds[seat]))
+        won = wins_list(hand, len(self.melds[seat]))
         hand[kind] -= 1
         if won:
             out.insert(0, HU)
@@ -165,7 +183,7 @@ class FastTable:
         out = [PLAY + k for k in range(N_KINDS) if hand[k]]
         mine = self.pung_of[seat]
         out += [GANG + k for k in range(N_KINDS) if hand[k] == 4 or (hand[k] and k in mine)]
-        if wins(hand, len(self.melds[seat])):
+        if wins_list(hand, len(self.melds[seat])):
             out.append(HU)
         return out
 
@@ -182,7 +200,7 @@ class FastTable:
             if not any(hand[k] for k in range(start, end + 1)):
                 return False
         hand[kind] += 1
-        won = wins(hand, len(self.melds[seat]))
+        won = wins_list(hand, len(self.melds[seat]))
         hand[kind] -= 1
         return won
 
@@ -252,12 +270,14 @@ class FastTable:
         pool = self.pool[seat]
         pool[kind] += n
         self.pool_bytes[seat] = bytes(pool)
+        self.pool_f32[seat] = count_plane(pool)
         self.seen[kind] += n
 
     def _meld(self, seat: int, kind: int, n: int) -> None:
         melded = self.melded[seat]
         melded[kind] += n
         self.melded_bytes[seat] = bytes(melded)
+        self.melded_f32[seat] = count_plane(melded)
         self.seen[kind] += n
 
     def _settle_claims(self) -> None:
@@ -301,38 +321,40 @@ class FastTable:
         self.legal = []
         self.decision = NONE
         end = len(self.discards) + 1
-        last = [-1] * N_KINDS  # -1: nowhere in the sequence (``last_positions``)
+        discarded = [0] * N_KINDS  # each kind's last discard (0: none)
         for position, (_, kind) in enumerate(self.discards, start=1):
-            last[kind] = position
+            discarded[kind] = position
+        last = [p if p else -1 for p in discarded]  # -1: nowhere (``last_positions``)
         hands, melded = self.hands, self.melded
+        in_melds = [0] * N_KINDS
         for seat in range(PLAYERS):
             hand, mine = hands[seat], melded[seat]
             for k in range(N_KINDS):
                 if hand[k] + mine[k]:
                     last[k] = end
+                in_melds[k] += mine[k]
         rows: dict[int, Remaining] = {}
+        empty = self.tail == self.head
+        seen = self.seen
         for seat in range(PLAYERS):
             if self.active[seat]:
-                rows[seat] = self._remaining(seat, last)
+                hand = hands[seat]
+                # what its view's ``_last_seen`` gives: the end for a kind it or a meld
+                # holds (or, the wall empty, a kind with a copy it has not seen)
+                late = [end if hand[k] or in_melds[k] or (empty and hand[k] + seen[k] < 4)
+                        else discarded[k] for k in range(N_KINDS)]
+                rows[seat] = self._remaining(seat, last, late)
         self.result = rank(self.winners, rows, [], why)
 
-    def _remaining(self, seat: int, last: list[int]) -> Remaining:
-        view = SeatView()
-        view.seat = seat
-        view.hand = list(self.hands[seat])
-        view.melds = list(self.melds[seat])
-        view.melded = [list(m) for m in self.melded]
-        view.pool = [list(p) for p in self.pool]
-        view.discards = list(self.discards)
-        view.left = self.tail - self.head
-        pick = view.target_counts()
-        lower = [KINDS[k].lower() for verb, k in view.melds
+    def _remaining(self, seat: int, last: list[int], late: list[int]) -> Remaining:
+        hand, mine, melds = self.hands[seat], self.melded[seat], self.melds[seat]
+        pick = nearest(hand, [4 - mine[k] for k in range(N_KINDS)], 4 - len(melds), late)
+        lower = [KINDS[k].lower() for verb, k in melds
                  for _ in range(4 if verb == "GANG" else 3)]
         upper = [KINDS[k] for k in range(N_KINDS) for _ in range(pick[k])]
         text = " ".join(lower + upper)
-        hand, mine = self.hands[seat], self.melded[seat]
         if upper and all(pick[k] + mine[k] <= 4 for k in range(N_KINDS)) \
-                and wins(pick, len(view.melds)):
+                and wins_list(pick, len(melds)):
             far = sum(abs(pick[k] - hand[k]) for k in range(N_KINDS))
             need = {KINDS[k]: (last[k] if last[k] >= 0 else 0)
                     for k in range(N_KINDS) if pick[k] > hand[k]}
@@ -388,3 +410,33 @@ class FastTable:
                          LEFT_PLANES[left], ONES if active[me] else ZEROS,
                          ONES if active[o1] else ZEROS, ONES if active[o2] else ZEROS,
                          ONES if active[o3] else ZEROS, seats))
+
+    def planes(self, seat: int) -> bytearray | None:
+        """``codes(seat)`` as the default encoder's float32 planes (20 x 27, native byte
+        order: ``np.frombuffer(..., np.float32)``), made directly from the state."""
+        if self.result is not None:
+            final = self.final[seat]
+            return float_planes(final) if final is not None else \
+                self._planes(seat, self.hands[seat], NONE)
+        if not self.queue or self.queue[0] != seat:
+            return None
+        return self._planes(seat, self.hands[seat], self.decision)
+
+    def _planes(self, me: int, hand: list[int], decision: int) -> bytearray:
+        o1, o2, o3 = (me + 1) % PLAYERS, (me + 2) % PLAYERS, (me + 3) % PLAYERS
+        melded, pool, seen = self.melded_f32, self.pool_f32, self.seen
+        unseen = [4 - hand[k] - seen[k] for k in range(N_KINDS)]
+        told = ZEROS_F32
+        seats = SEATS_F32[me * 5]
+        if decision == DRAW:
+            told = ONE_HOT_F32[self.tile]
+        elif decision in (CLAIM, PUNG_DISCARD):
+            told = ONE_HOT_F32[self.tile]
+            seats = SEATS_F32[me * 5 + 1 + (self.discarder - me) % PLAYERS]
+        active = self.active
+        return bytearray(b"").join((
+            count_plane(hand), melded[me], melded[o1], melded[o2], melded[o3], pool[me],
+            pool[o1], pool[o2], pool[o3], count_plane(unseen), told, DECISION_F32[decision],
+            LEFT_F32[self.tail - self.head], ONES_F32 if active[me] else ZEROS_F32,
+            ONES_F32 if active[o1] else ZEROS_F32, ONES_F32 if active[o2] else ZEROS_F32,
+            ONES_F32 if active[o3] else ZEROS_F32, seats))

@@ -60,22 +60,57 @@ def is_winning(concealed: Mapping[str, int], melds: int) -> bool:
 
 
 def wins(counts: Sequence[int], melds: int) -> bool:
-    """``is_winning`` of concealed tiles given as 27 counts in ``KINDS`` order. Sets keep
-    each suit's count a multiple of 3, so the pair is in the one suit left at 2 and each
-    suit is split on its own (the splits of a suit are cached)."""
+    """``is_winning`` of concealed tiles given as 27 counts in ``KINDS`` order."""
+    return wins_list(list(counts), melds)
+
+
+def wins_list(counts: list[int], melds: int) -> bool:
+    """``wins`` of a list (the fast path the environment and the seat views take). Sets
+    keep each suit's count a multiple of 3, so the pair is in the one suit left at 2 and
+    each suit is split on its own (the answer for a suit is cached by its counts)."""
     if melds > SETS:
         return False
-    suits = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
-    sizes = [sum(suit) for suit in suits]
-    if sum(sizes) != 3 * (SETS - melds) + 2 or sorted(n % 3 for n in sizes) != [0, 0, 2]:
-        return False
-    for suit, size in zip(suits, sizes, strict=True):
-        if size % 3 == 0:
-            if not _sets_only(suit):
-                return False
-        elif not _pair_and_sets(suit):
+    total = 0
+    pairs = 0
+    for base in (0, 9, 18):
+        size = 0
+        for k in range(base, base + 9):
+            size += counts[k]
+        total += size
+        rest = size % 3
+        if rest == 1:
             return False
-    return True
+        if rest == 2:
+            pairs += 1
+    if total != 3 * (SETS - melds) + 2 or pairs != 1:
+        return False
+    return _suit_splits(counts, 0) and _suit_splits(counts, 9) and _suit_splits(counts, 18)
+
+
+_SUITS_MAX = 1 << 16
+_suits: dict[int, bool] = {}  # a suit's counts (base 5) -> whether they split
+
+
+def _suit_splits(counts: list[int], base: int) -> bool:
+    """Whether the suit at ``base`` splits into sets (and the pair, if its size is 2 more
+    than a multiple of 3)."""
+    key = 0
+    for k in range(base, base + 9):
+        count = counts[k]
+        if count < 0 or count > 4:  # no hand holds these: not cached
+            key = -1
+            break
+        key = key * 5 + count
+    found = _suits.get(key) if key >= 0 else None
+    if found is not None:
+        return found
+    suit = tuple(counts[base:base + 9])
+    splits = _sets_only(suit) if sum(suit) % 3 == 0 else _pair_and_sets(suit)
+    if key >= 0:
+        if len(_suits) >= _SUITS_MAX:
+            _suits.clear()
+        _suits[key] = splits
+    return splits
 
 
 @lru_cache(maxsize=65536)

@@ -6,10 +6,14 @@ float32 planes with one table look-up (``VALUES``): code ``c`` in 0..4 is ``c / 
 (a count of 0..4 tiles, and 4 for a plane's 1.0), code ``FIRST_LEFT + n`` is ``n / 56``
 (the tiles left in the wall). ``codes`` returns None when a count is outside 0..4 (a
 view fed something no game tells), and the encoder then takes its general path.
+The same planes as float32 bytes (``count_plane``, the ``*_F32`` constants) are what
+``FastTable.planes`` joins, so that the environment's observation is one
+``np.frombuffer``.
 """
 
 from __future__ import annotations
 
+import struct
 from typing import Final
 
 from rulesets.noi2014.seat_view import (
@@ -37,6 +41,36 @@ LEFT_PLANES: Final = [bytes([FIRST_LEFT + n]) * N_KINDS for n in range(WALL_AFTE
 # planes 11-13 (a draw, a claim, the discard after a pung) by decision (NONE .. TARGET)
 DECISION_PLANES: Final = [ZEROS * 3, ONES + ZEROS * 2, ZEROS + ONES + ZEROS, ZEROS * 2 + ONES,
                    ZEROS * 3]
+
+
+# The same planes as float32 bytes (native order, as numpy's float32 reads them), so that
+# the environment's observation is one ``np.frombuffer`` (``FastTable.planes``): each
+# code's 4 bytes, three kinds' counts (0..4 each) at once, and the constant planes.
+F32: Final = [struct.pack("f", value) for value in VALUES]
+_TRIPLES: Final = [F32[a] + F32[b] + F32[c] for a in range(ONE + 1) for b in range(ONE + 1)
+                   for c in range(ONE + 1)]
+ONES_F32: Final = F32[ONE] * N_KINDS
+ZEROS_F32: Final = F32[0] * N_KINDS
+ONE_HOT_F32: Final = [ZEROS_F32[:4 * k] + F32[ONE] + ZEROS_F32[4 * k + 4:]
+                      for k in range(N_KINDS)]
+LEFT_F32: Final = [F32[FIRST_LEFT + n] * N_KINDS for n in range(WALL_AFTER_DEAL + 1)]
+DECISION_F32: Final = [ZEROS_F32 * 3, ONES_F32 + ZEROS_F32 * 2, ZEROS_F32 + ONES_F32 + ZEROS_F32,
+                       ZEROS_F32 * 2 + ONES_F32, ZEROS_F32 * 3]
+# plane 19 by my seat * 5 + (0, or 1 + the discarder relative to me)
+SEATS_F32: Final = [b"".join(F32[ONE if k == me or (r and k == 3 + r) else 0]
+                             for k in range(N_KINDS)) for me in range(PLAYERS) for r in range(5)]
+
+
+def count_plane(counts: list[int]) -> bytes:
+    """27 counts (each 0..4) as a float32 plane (count / 4)."""
+    triples = _TRIPLES
+    return b"".join([triples[counts[k] * 25 + counts[k + 1] * 5 + counts[k + 2]]
+                     for k in range(0, N_KINDS, 3)])
+
+
+def float_planes(found: bytes) -> bytearray:
+    """Codes (``codes``) as the float32 planes' bytes."""
+    return bytearray(b"").join([F32[code] for code in found])
 
 
 def codes(view: SeatView) -> bytes | None:

@@ -58,10 +58,10 @@ Pure: no trio, no numpy.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
-from rulesets.noi2014.hands import wins
+from rulesets.noi2014.hands import wins_list
+from rulesets.noi2014.nearest import nearest
 from rulesets.noi2014.tiles import KINDS
 
 N_KINDS: Final = 27  # len(KINDS)
@@ -296,14 +296,14 @@ class SeatView:
             me = self.pung_of[self.seat]
             out += [GANG + k for k in range(N_KINDS)
                     if hand[k] == 4 or (hand[k] and k in me)]
-            if wins(hand, len(self.melds)):
+            if wins_list(hand, len(self.melds)):
                 out.append(HU)
             return out
         if self.decision == CLAIM:
             kind = self.tile
             out = [PASS]
             hand[kind] += 1
-            if wins(hand, len(self.melds)):
+            if wins_list(hand, len(self.melds)):
                 out.append(HU)
             hand[kind] -= 1
             if hand[kind] >= 2:
@@ -327,7 +327,7 @@ class SeatView:
             if not any(hand[k] for k in range(max(low, kind - 2), min(high, kind + 2) + 1)):
                 return False
         hand[kind] += 1
-        won = wins(hand, len(self.melds))
+        won = wins_list(hand, len(self.melds))
         hand[kind] -= 1
         return won
 
@@ -348,57 +348,10 @@ class SeatView:
         return " ".join(lower + upper)
 
     def target_counts(self) -> tuple[int, ...]:
-        """``target()``'s concealed (upper-case) tiles as 27 counts."""
-        me = self.seat
-        hand = self.hand
-        caps = tuple(4 - self.melded[me][k] for k in range(N_KINDS))
-        sets = 4 - len(self.melds)
-        late = self._last_seen()
-        # Sets that touch a kind it holds, suit by suit; the sets and the pair still
-        # missing then go, as pungs and a pair, to kinds it holds none of (they keep
-        # nothing, whatever kinds they take: the latest-seen kinds with room).
-        tables = [_suit_table(tuple(hand[9 * s:9 * s + 9]), caps[9 * s:9 * s + 9], True)
-                  for s in range(3)]
-        free = sorted((k for k in range(N_KINDS) if not hand[k]), key=lambda k: -late[k])
-        pick = self._pick(tables, sets, late, free, caps)
-        if pick is None:  # no room for them (hardly ever): every set, suit by suit
-            tables = [_suit_table(tuple(hand[9 * s:9 * s + 9]), caps[9 * s:9 * s + 9], False)
-                      for s in range(3)]
-            pick = self._pick(tables, sets, late, [], caps)
-        assert pick is not None
-        return pick
-
-    def _pick(self, tables: list[dict[tuple[int, int], tuple[int, tuple[int, ...]]]],
-              sets: int, late: list[int], free: list[int], caps: tuple[int, ...]
-              ) -> tuple[int, ...] | None:
-        """The best target's counts from the suits' tables: the most tiles kept, then the
-        latest smallest needed position; the sets and pair the suits leave out go to
-        ``free`` kinds (none given: the suits must hold them all)."""
-        best: tuple[int, int] | None = None
-        pick: tuple[int, ...] | None = None
-        hand = self.hand
-        rows = [sorted(t.items()) for t in tables]
-        for (sb, pb), (kb, cb) in rows[0]:
-            for (st, pt), (kt, ct) in rows[1]:
-                if sb + st > sets or pb + pt > 1:
-                    continue
-                for (sw, pw), (kw, cw) in rows[2]:
-                    used, pairs = sb + st + sw, pb + pt + pw
-                    if used > sets or pairs > 1 or (not free and (used, pairs) != (sets, 1)):
-                        continue
-                    kept = kb + kt + kw
-                    if best is not None and kept < best[0]:
-                        continue
-                    counts = list(cb + ct + cw)
-                    if not _fill(counts, free, caps, sets - used, 1 - pairs):
-                        continue
-                    chance = _FAR
-                    for k in range(N_KINDS):
-                        if counts[k] > hand[k] and late[k] < chance:
-                            chance = late[k]
-                    if best is None or (kept, chance) > best:
-                        best, pick = (kept, chance), tuple(counts)
-        return pick
+        """``target()``'s concealed (upper-case) tiles as 27 counts (``nearest``)."""
+        mine = self.melded[self.seat]
+        caps = [4 - mine[k] for k in range(N_KINDS)]
+        return tuple(nearest(self.hand, caps, 4 - len(self.melds), self._last_seen()))
 
     def _last_seen(self) -> list[int]:
         """Each kind's last position in the chance sequence as far as this seat can tell:
@@ -419,114 +372,3 @@ class SeatView:
                 late[k] = end
         return late
 
-
-_FAR = 1 << 30
-_STATES = 90  # (runs a 0-2, runs b 0-2, sets 0-4, pairs 0-1) of ``_window_table``
-_EXTRAS = ((0, 0, 0), (3, 1, 0), (2, 0, 1))  # (tiles, pungs, pairs) placed at a kind
-_NO_EXTRAS = ((0, 0, 0),)
-
-
-def _fill(counts: list[int], free: list[int], caps: tuple[int, ...], pungs: int,
-          pairs: int) -> bool:
-    """Put ``pungs`` pungs and ``pairs`` pairs on the ``free`` kinds, the first first, where
-    there is room; whether they all found room."""
-    for k in free:
-        if not pungs and not pairs:
-            break
-        if pungs and counts[k] + 3 <= caps[k]:
-            counts[k] += 3
-            pungs -= 1
-        elif pairs and counts[k] + 2 <= caps[k]:
-            counts[k] += 2
-            pairs -= 1
-    return not pungs and not pairs
-
-
-def _suit_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
-                ) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
-    """``_window_table`` of the kinds a set touching ``hand`` can reach (two beyond the
-    first and last kinds held: the rest stays 0), so that suits held alike in different
-    places share a cached table."""
-    if not touching:
-        return _window_table(hand, caps, False)
-    held = [i for i in range(9) if hand[i]]
-    if not held:
-        return {(0, 0): (0, (0,) * 9)}
-    start, end = max(0, held[0] - 2), min(9, held[-1] + 3)
-    table = _window_table(hand[start:end], caps[start:end], True)
-    if start == 0 and end == 9:
-        return table
-    left, right = (0,) * start, (0,) * (9 - end)
-    return {key: (kept, left + counts + right) for key, (kept, counts) in table.items()}
-
-
-@lru_cache(maxsize=1 << 16)
-def _window_table(hand: tuple[int, ...], caps: tuple[int, ...], touching: bool
-                  ) -> dict[tuple[int, int], tuple[int, tuple[int, ...]]]:
-    """For each (sets, pairs) one suit's part of a target can have (0-4 sets, 0-1 pair,
-    at most ``caps`` of each kind), of the kinds given (a suit's 9, or a run of them
-    that the sets cannot leave): the most of ``hand`` it keeps, and such a part (its
-    counts). Exact: kind by kind, every way to start runs (at most two equal ones: three
-    have the counts of three pungs) and place a pung or the pair, a state being (runs
-    started at the kind before, runs started two before, sets so far, pairs so far).
-    ``touching``: only sets and a pair that touch a kind of ``hand``."""
-    # touching: no more sets than tiles held (a set that keeps nothing more goes to free
-    # kinds instead, or the full search runs)
-    most = min(4, sum(hand)) if touching else 4
-    # a state is one int: ((a * 3 + b) * 5 + sets) * 2 + pairs, a and b the runs started
-    # at the kind before and two before (0-2 each); ``kept[state]`` is the most kept so
-    # far (-1: not reached), ``order`` the states in the order first reached (ties keep
-    # the first way found, so the order is part of the result)
-    order: list[int] = [0]
-    kept = [-1] * _STATES
-    kept[0] = 0
-    levels: list[list[int]] = []  # per kind: state -> the state before * 8 + the count
-    size = len(hand)
-    for i in range(size):
-        cap, held = caps[i], hand[i]
-        fits = i + 2 < size
-        near = held or (fits and (hand[i + 1] or hand[i + 2]))
-        run_options = (0, 1, 2) if fits and (near or not touching) else (0,)
-        extras = _EXTRAS if held or not touching else _NO_EXTRAS
-        nxt = [-1] * _STATES
-        nxt_order: list[int] = []
-        back = [0] * _STATES
-        for state in order:
-            value_before = kept[state]
-            pairs = state & 1
-            sets = (state >> 1) % 5
-            ab = state // 10
-            a = ab // 3
-            b = ab % 3
-            for runs in run_options:
-                started = sets + runs
-                low = a + b + runs
-                if started > most or low > cap:
-                    break
-                head = (runs * 3 + a) * 5
-                for more, pung, pair in extras:
-                    count = low + more
-                    if count > cap or started + pung > most or pairs + pair > 1:
-                        continue
-                    value = value_before + (count if count < held else held)
-                    key = (head + started + pung) * 2 + pairs + pair
-                    old = nxt[key]
-                    if old < 0 or value > old:
-                        if old < 0:
-                            nxt_order.append(key)
-                        nxt[key] = value
-                        back[key] = state * 8 + count
-        levels.append(back)
-        kept = nxt
-        order = nxt_order
-    table: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
-    for key in order:
-        if key >= 10:  # runs still open
-            continue
-        counts = [0] * size
-        state = key
-        for i in range(size - 1, -1, -1):
-            step = levels[i][state]
-            state, counts[i] = step >> 3, step & 7
-        table[(key >> 1) % 5, key & 1] = (kept[key], tuple(counts))
-    return table

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
+from rulesets.noi2014 import hands as hand_rules
 from rulesets.noi2014.engine import Fault, Game, Remaining, rank, read_claim, read_draw_reply
 from rulesets.noi2014.hands import (
     chance_value,
@@ -14,6 +16,8 @@ from rulesets.noi2014.hands import (
     is_winning,
     last_positions,
     needed,
+    wins,
+    wins_list,
 )
 from rulesets.noi2014.tiles import KINDS, shuffled_wall
 from server.seam.contract import Reply
@@ -352,6 +356,22 @@ def test_a_winning_hand_is_four_sets_and_a_pair_with_its_melds():
                                "B9", "B9", "B2"]), 0)  # the nine gates shape
     assert not is_winning(Counter(["B8", "B9", "T1", "W5", "W5"]), 3)  # no run across suits
     assert not is_winning(Counter(["W5", "W5"]), 3)  # too few
+
+
+def test_wins_on_count_lists_is_is_winning_even_for_counts_no_hand_holds():
+    rng = random.Random(5)
+    for _ in range(3000):
+        melds = rng.choice([0, 1, 2, 3, 4, 5])
+        tiles = rng.choices(KINDS[:9] if rng.random() < 0.3 else KINDS, k=14 - 3 * min(melds, 4))
+        counts = [tiles.count(kind) for kind in KINDS]
+        assert wins_list(counts, melds) == wins(tuple(counts), melds) == \
+            is_winning(Counter(tiles), melds)
+    nine_gates = [3, 1, 1, 1, 1, 1, 1, 1, 3] + [0] * 18
+    assert wins_list([*nine_gates[:4], 2, *nine_gates[5:]], 0)
+    cached = len(hand_rules._suits)
+    assert wins_list([5, 3, 3, 3] + [0] * 23, 0)  # a pung and the pair of one kind
+    assert not wins_list([-1, 2, 1] + [0] * 24, 4)
+    assert len(hand_rules._suits) == cached  # counts no hand holds are not cached
 
 
 @pytest.mark.parametrize("text,melded,melds,reason", [

@@ -1,7 +1,8 @@
 """The NOI 2014 fast table against the reference (``table.Table``: the engine and the seat
 views on text), played side by side through the environment: at every decision the same
 seats decide with the same legal actions and the deciding seat's observation codes are
-its view's; at the end every seat's codes and the whole result are the engine's.
+its view's (and its float32 planes, ``FastTable.planes``, the default encoder's values of
+them); at the end every seat's codes and planes and the whole result are the engine's.
 
 A greedy policy (win, claim and kong when it can, discard the loneliest tile) makes wins,
 self-drawn and on discards, and games that end because players left, as well as the
@@ -13,11 +14,24 @@ from __future__ import annotations
 import random
 import sys
 
+import numpy as np
+
+from rulesets.noi2014.encoders import CODE_VALUES
 from rulesets.noi2014.env import raw_env
 from rulesets.noi2014.planes import codes
 from rulesets.noi2014.seat_view import GANG, HU, N_KINDS, PASS
 
 GAMES = 10
+
+
+def _floats(found: bytes | None) -> bytes | None:
+    """The default encoder's float32 values of codes, as bytes."""
+    return None if found is None else \
+        CODE_VALUES.take(np.frombuffer(found, dtype=np.uint8)).tobytes()
+
+
+def _planes(found: bytearray | None) -> bytes | None:
+    return None if found is None else bytes(found)
 
 
 def _greedy(hand: list[int], legal: list[int], rng: random.Random) -> int:
@@ -51,6 +65,7 @@ def play_side_by_side(games: int, greedy: bool, seed: int = 0) -> tuple[int, int
             seat = fast.queue[0]
             assert table.queue == fast.queue and table.legal == fast.legal
             assert codes(table.views[seat]) == fast.codes(seat)
+            assert _planes(fast.planes(seat)) == _floats(fast.codes(seat))
             legal = env.legal_actions()
             action = _greedy(fast.hands[seat], legal, rng) if greedy else rng.choice(legal)
             env.step(action)
@@ -58,6 +73,7 @@ def play_side_by_side(games: int, greedy: bool, seed: int = 0) -> tuple[int, int
         fast, table = env._fast, env.table
         assert fast is not None and table is not None and fast.result is not None
         assert all(codes(table.views[s]) == fast.codes(s) for s in range(4))
+        assert all(_planes(fast.planes(s)) == _floats(fast.codes(s)) for s in range(4))
         assert table.game.result == fast.result
         winners += len(fast.result.winners)
         left += fast.result.end == "players"
