@@ -15,17 +15,20 @@ install .`` into the wheel) and this tool's rebuild both read it, through the sa
 ``protocol.compiled`` tells at run time, ignores an outdated build, and
 ``MAHJONG_PURE=1`` ignores any build (ARCHITECTURE.md, "The compiled core").
 
-What is compiled (``CORES``): ``scoring``, the default ruleset's engine, deals and
-in-process driver, the seed stream, and the pure side of Botzone's training
-environment: its tiles, judge, seat view and game table; and the course drop-in's table
-(``course_table``: numpy is only called from it; ``CourseAgent`` stays plain, students
-subclass it). ``rulesets.botzone.env`` and its encoders stay plain: they are the numpy
-and PettingZoo shell; ``fans`` is a thin call into PyMahjongGB, already C++. A compiled
-class has no ``__dict__``, so ``Judge.copy`` copies its attributes one by one. Not
-compiled: ``protocol.messages`` (mypyc turns a dataclass's ``ClassVar`` into an instance
-attribute, and the frozen messages then fail to build), ``protocol.tiles`` (a compiled
-function checks its arguments' types on entry, so ``parse_tile(None)`` would raise
-``TypeError`` where the plain one raises ``TileError``), and the shell.
+What is compiled (``CORES``): ``scoring``; ``protocol.counting`` (``tile_counts``,
+which ``protocol.tiles`` re-exports); the default ruleset's engine, deals, in-process
+driver, seat view and environment table; the seed stream; the pure side of Botzone's
+training environment (its tiles, judge, seat view and game table) and the course
+drop-in's table (``course_table``: numpy is only called from it; ``CourseAgent`` stays
+plain, students subclass it); NOI 2014's tiles, hands, nearest target, engine, seat
+view, tables and planes. ``rulesets.botzone.env`` and its encoders stay plain: they
+are the numpy and PettingZoo shell; ``fans`` is a thin call into PyMahjongGB, already
+C++. A compiled class has no ``__dict__``, so ``Judge.copy`` copies its attributes one
+by one. Not compiled: ``protocol.messages`` (mypyc turns a dataclass's ``ClassVar``
+into an instance attribute, and the frozen messages then fail to build),
+``protocol.tiles`` (a compiled function checks its arguments' types on entry, so
+``parse_tile(None)`` would raise ``TypeError`` where the plain one raises
+``TileError``), and the shell.
 
 The sample bots stay plain Python: students subclass ``sample_ai.framework.Bot``
 and step through it in a debugger, which a C extension would prevent. Instead the
