@@ -83,16 +83,24 @@ def manifest_path(root: Path = ROOT) -> Path:
     return root / "protocol" / MANIFEST
 
 
-def write_manifest(sources: Iterable[str], root: Path = ROOT) -> Path:
-    """Record the sources a build compiled (paths relative to ``root``)."""
+def manifest_text(sources: Iterable[str], root: Path = ROOT) -> str:
+    """The record of ``sources`` as they are now (paths relative to ``root``). A build
+    takes it before it compiles: a source edited during the build then differs from
+    it, and the build is found outdated rather than taken for the edit."""
     lines = []
     for source in sources:
         path = root / source
         size, mtime = _fingerprint(path)
         digest = _digest(path)
         lines.append(f"{digest} {size} {mtime} {source}\n")
+    return "".join(lines)
+
+
+def write_manifest(sources: Iterable[str], root: Path = ROOT, text: str | None = None) -> Path:
+    """Record the sources a build compiled: ``text`` from ``manifest_text`` taken before
+    the build, or (none given) the sources as they are now."""
     manifest = manifest_path(root)
-    manifest.write_text("".join(lines))
+    manifest.write_text(manifest_text(sources, root) if text is None else text)
     return manifest
 
 

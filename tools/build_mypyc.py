@@ -59,7 +59,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from protocol.compiled import FORCE, SHARED_LIBRARY, manifest_path, write_manifest
+from protocol.compiled import FORCE, SHARED_LIBRARY, manifest_path, manifest_text, write_manifest
 
 ROOT = Path(__file__).resolve().parents[1]
 CORES = (
@@ -176,14 +176,19 @@ def extensions() -> list[Any]:
     # Relative paths from the root (setuptools' working directory), as setuptools
     # wants an extension's sources.
     os.chdir(ROOT)
+    _compiled_sources.append(manifest_text(origins(), ROOT))  # before mypyc reads them
     built: list[Any] = mypycify([*options, *sources()], opt_level="3", group_name=GROUP,
                                 target_dir=TARGET)
     return built
 
 
+_compiled_sources: list[str] = []  # the sources' record, taken as the build began
+
+
 def record_sources() -> None:
-    """After an in-place build: what it compiled, so that an edit since is noticed."""
-    write_manifest(origins(), ROOT)
+    """After an in-place build: what it compiled, so that an edit since is noticed (an
+    edit during the build too: the record is the one taken before mypyc read them)."""
+    write_manifest(origins(), ROOT, _compiled_sources[0] if _compiled_sources else None)
 
 
 def build() -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.compiled import FORCE, SAID, changed_source, compiled, write_manifest
+from protocol.compiled import FORCE, SAID, changed_source, compiled, manifest_text, write_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = """\
@@ -60,6 +60,16 @@ def test_a_source_changed_since_the_build_is_found(tmp_path: Path) -> None:
     os.utime(core, (later, later))  # touched (a checkout), the same text: still the build's
     assert changed_source(tmp_path) is None
     core.write_text("X = 2\n")
+    assert changed_source(tmp_path) == "core.py"
+
+
+def test_a_source_edited_while_the_build_ran_makes_the_build_outdated(tmp_path: Path) -> None:
+    (tmp_path / "protocol").mkdir()
+    core = tmp_path / "core.py"
+    core.write_text("X = 1\n")
+    taken = manifest_text(["core.py"], tmp_path)  # as the build began
+    core.write_text("X = 22\n")  # edited while the compiler ran
+    write_manifest(["core.py"], tmp_path, taken)  # the build ends
     assert changed_source(tmp_path) == "core.py"
 
 
