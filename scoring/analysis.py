@@ -216,7 +216,9 @@ def _group_state(counts: tuple[int, ...], chows: bool) -> _GroupState:
 # it as sets, and as sets and a pair. A hand's waits are asked for once a turn by every
 # seat view and bot, so a suit's 9 counts (or an honour's count) find all of it at once.
 _GroupInfo = tuple[int, bool, bool, tuple[int, ...], tuple[int, ...]]
-_SUIT_INFO: Final[dict[tuple[int, ...], _GroupInfo]] = {}
+# Keyed by a suit's counts read as a base-5 number (count of the 1 first), and by an
+# honour's count.
+_SUIT_INFO: Final[dict[int, _GroupInfo]] = {}
 _HONOR_INFO: Final[dict[int, _GroupInfo]] = {}
 _INFO_LIMIT: Final = 1 << 17  # shapes kept (real hands reach far fewer)
 
@@ -227,26 +229,46 @@ def _group_info(counts: tuple[int, ...], chows: bool) -> _GroupInfo:
     return (r, sets, with_pair, plain, paired)
 
 
-def _regular_waits(counts: Sequence[int]) -> list[int]:
+def _suit_info(counts: list[int], base: int) -> _GroupInfo | None:
+    """The info of the suit starting at ``base``; None if it holds no tile."""
+    key = 0
+    for i in range(base + 8, base - 1, -1):
+        n = counts[i]
+        if not 0 <= n <= 4:  # no real hand: computed, not kept (the key would be ambiguous)
+            group = tuple(counts[base:base + 9])
+            return _group_info(group, True) if any(group) else None
+        key = key * 5 + n
+    if not key:
+        return None
+    info = _SUIT_INFO.get(key)
+    if info is None:
+        info = _group_info(tuple(counts[base:base + 9]), True)
+        if len(_SUIT_INFO) < _INFO_LIMIT:
+            _SUIT_INFO[key] = info
+    return info
+
+
+def _regular_waits(counts: list[int]) -> list[int]:
     """Kinds that complete four sets and a pair.
 
     Adding a tile changes one group only, so each group's state is computed
     once and only a group that can take the tile is read again. Empty groups
     are left out: one tile alone never completes anything.
     """
-    honors = counts[27:N_KINDS]
-    if honors.count(1) + honors.count(4) > 1:
+    lone = 0
+    for t in range(27, N_KINDS):
+        n = counts[t]
+        if n == 1 or n == 4:
+            lone += 1
+    if lone > 1:
         return []  # two honour kinds that no tile completes (one lone, or four)
-    groups: list[tuple[int, _GroupInfo]] = []
+    bases: list[int] = []
+    infos: list[_GroupInfo] = []
     for base in (0, 9, 18):
-        group = tuple(counts[base : base + 9])
-        if any(group):
-            info = _SUIT_INFO.get(group)
-            if info is None:
-                info = _group_info(group, True)
-                if len(_SUIT_INFO) < _INFO_LIMIT:
-                    _SUIT_INFO[group] = info
-            groups.append((base, info))
+        suit = _suit_info(counts, base)
+        if suit is not None:
+            bases.append(base)
+            infos.append(suit)
     for t in range(27, N_KINDS):
         n = counts[t]
         if n:
@@ -255,17 +277,24 @@ def _regular_waits(counts: Sequence[int]) -> list[int]:
                 info = _group_info((n,), False)
                 if len(_HONOR_INFO) < _INFO_LIMIT:
                     _HONOR_INFO[n] = info
-            groups.append((t, info))
-    misfits = [k for k, (_, info) in enumerate(groups) if not (info[1] or info[2])]
-    if len(misfits) > 1:
-        return []  # the new tile can mend one group only
-    pairs = sum(1 for _, info in groups if info[0] == 2)
+            bases.append(t)
+            infos.append(info)
+    misfits: list[int] = []
+    pairs = 0
+    for k, info in enumerate(infos):
+        if not (info[1] or info[2]):
+            misfits.append(k)
+            if len(misfits) > 1:
+                return []  # the new tile can mend one group only
+        if info[0] == 2:
+            pairs += 1
     waits: list[int] = []
-    for k in misfits or range(len(groups)):
-        base, info = groups[k]
+    for k in misfits or range(len(infos)):
+        base, info = bases[k], infos[k]
         pairs_elsewhere = pairs - (info[0] == 2)
         if pairs_elsewhere <= 1:
-            waits.extend(base + i for i in (info[4] if pairs_elsewhere == 0 else info[3]))
+            for i in (info[4] if pairs_elsewhere == 0 else info[3]):
+                waits.append(base + i)
     return waits
 
 
@@ -301,20 +330,29 @@ def is_only_wait_as_pair(counts: Sequence[int], tile: int, n_melds: int = 0) -> 
 
 def wait_kinds(counts: Sequence[int], n_melds: int = 0) -> list[int]:
     """``waiting_tiles`` as sorted plain ints."""
-    if sum(counts) != 3 * (SETS_IN_HAND - n_melds) + 1:
+    c: list[int] = counts if isinstance(counts, list) else list(counts)  # typed: native ints
+    total = singles = threes = odd = high = 0
+    for n in c:  # one pass for the size and the counts seven pairs needs
+        total += n
+        if n == 1:
+            singles += 1
+        elif n == 3:
+            threes += 1
+        odd += n & 1
+        if n > high:
+            high = n
+    if total != 3 * (SETS_IN_HAND - n_melds) + 1:
         return []
-    waits = _regular_waits(counts)
+    waits = _regular_waits(c)
     if n_melds == 0:
-        # Six pairs and a lone tile (or a third one): exactly one odd count. Two
-        # singles already rule it out (most hands), so the rest is rarely counted:
-        # 1 and 3 in a real hand, counted in C (a sum over map costs more).
-        singles = counts.count(1)
-        if singles <= 1:
-            odd = singles + counts.count(3) if max(counts) <= 4 else sum(map(_odd, counts))
-            if odd == 1:
-                waits.extend(t for t, n in enumerate(counts) if n % 2)
-        if sum(_ORPHAN_COUNTS(counts)) == 13:
-            missing = [t for t in TERMINALS_AND_HONORS if not counts[t]]
+        # Six pairs and a lone tile (or a third one): exactly one odd count.
+        if (singles + threes if high <= 4 else odd) == 1:
+            waits.extend(t for t, n in enumerate(c) if n % 2)
+        orphans = 0
+        for t in _ORPHAN_KINDS:
+            orphans += c[t]
+        if orphans == 13:
+            missing = [t for t in TERMINALS_AND_HONORS if not c[t]]
             if not missing:  # thirteen different orphans wait on any of them
                 waits.extend(TERMINALS_AND_HONORS)
             elif len(missing) == 1:  # twelve and a pair wait on the thirteenth
@@ -333,6 +371,7 @@ def waiting_tiles(counts: Sequence[int], n_melds: int = 0) -> list[Tile]:
 
 _ORPHANS = frozenset(TERMINALS_AND_HONORS)
 _ORPHAN_COUNTS = itemgetter(*TERMINALS_AND_HONORS)
+_ORPHAN_KINDS: Final = tuple(int(t) for t in TERMINALS_AND_HONORS)
 
 
 # --- shanten ------------------------------------------------------------------

@@ -29,20 +29,22 @@ Pure: no numpy, so the policy bot and the property tests share it with the engin
 
 from __future__ import annotations
 
+from typing import Final
+
 from protocol.messages import AGang, Chi, FromAI, Gang, Hu, JGang, Out, Pass, Peng, QGang
 from protocol.tiles import N_KINDS, Tile
 
-OUT = 0
-AGANG = OUT + N_KINDS  # 34
-JGANG = AGANG + N_KINDS  # 68
-HU = JGANG + N_KINDS  # 102
-PASS = HU + 1  # 103
-PENG = PASS + 1  # 104
-GANG = PENG + 1  # 105
-CHI = GANG + 1  # 106: 21 chow starts, 1..7 of each suit
-N_CHI = 21
-QGANG = CHI + N_CHI  # 127
-N_ACTIONS = QGANG + 1  # 128
+OUT: Final = 0
+AGANG: Final = OUT + N_KINDS  # 34
+JGANG: Final = AGANG + N_KINDS  # 68
+HU: Final = JGANG + N_KINDS  # 102
+PASS: Final = HU + 1  # 103
+PENG: Final = PASS + 1  # 104
+GANG: Final = PENG + 1  # 105
+CHI: Final = GANG + 1  # 106: 21 chow starts, 1..7 of each suit
+N_CHI: Final = 21
+QGANG: Final = CHI + N_CHI  # 127
+N_ACTIONS: Final = QGANG + 1  # 128
 
 
 def chi_index(low: int) -> int:
@@ -59,7 +61,7 @@ def _chi_low(index: int) -> Tile:
 
 
 # Each action's answer, made once (the answers are immutable values).
-ANSWERS: tuple[FromAI, ...] = (
+ANSWERS: Final[tuple[FromAI, ...]] = (
     *(Out(Tile(k)) for k in range(N_KINDS)),
     *(AGang(Tile(k)) for k in range(N_KINDS)),
     *(JGang(Tile(k)) for k in range(N_KINDS)),

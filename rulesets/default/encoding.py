@@ -40,8 +40,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from rulesets.default.engine.hand import SEATS, Expect
-from rulesets.default.seat_view import GRID_ROWS, WALL_AFTER_DEAL, SeatView
+from rulesets.default.seat_view import GRID_ROWS, SeatView
 
 N_KINDS = 34
 N_PLANES = 31
@@ -57,6 +56,7 @@ class Encoder(Protocol):
 
 
 _SHAPE = (N_PLANES, N_KINDS)
+_FLOAT32 = np.dtype(np.float32)
 
 
 assert GRID_ROWS == N_PLANES
@@ -70,25 +70,6 @@ class DefaultEncoder:
     high = 1.0
 
     def encode(self, view: SeatView) -> Array:
-        # The count-based planes (hand, melds, rivers, concealed kongs, unseen, place)
-        # are kept by the view as float32 cells (``SeatView.grid``); the rest depends
-        # on the prompt and is written here.
-        out: Array = np.ndarray(_SHAPE, np.float32, view.grid).copy()
-        prompt = view.prompt
-        if prompt is not None:
-            if prompt is Expect.TURN:
-                out[19] = 1.0
-                drawn = view.drawn
-                if drawn is not None:
-                    out[4, drawn] = 1.0
-            else:
-                out[20 if prompt is Expect.DISCARD else 21 if prompt is Expect.CLAIM
-                    else 22] = 1.0
-            about = view.about
-            if about is not None:
-                out[18, about[1]] = 1.0
-                rel = (about[0] - view.seat) % SEATS
-                if rel:
-                    out[22 + rel] = 1.0
-        out[26] = max(view.wall_left, 0) / WALL_AFTER_DEAL
+        # The view keeps the planes as float32 bytes (``SeatView.planes``): one copy.
+        out: Array = np.ndarray(_SHAPE, _FLOAT32, view.planes()).copy()
         return out

@@ -16,7 +16,8 @@ The state is kept as plain count lists, updated line by line, so an encoder
 reads it without rebuilding anything. ``grid`` mirrors them as the default
 encoder's count-based planes (``rulesets.default.encoding``), in this seat's
 relative order, as the float32 values of the observation, written cell by cell as
-the lines come: the encoder copies it into its observation with one numpy call.
+the lines come. ``planes()`` writes the rows that depend on the prompt into it too
+and hands it to the encoder, which copies it into its observation with one numpy call.
 """
 
 from __future__ import annotations
@@ -81,6 +82,11 @@ _NO_PLACE: Final = memoryview(array("f", [0.0] * (4 * N_KINDS)))
 # Before the deal: nothing seen, four unseen copies of every kind.
 _EMPTY_GRID: Final = array("f", [0.0] * _UNSEEN + [1.0] * N_KINDS
                            + [0.0] * ((GRID_ROWS - 18) * N_KINDS)).tobytes()
+# What ``planes`` writes into ``grid``'s rows 4 and 18..26 (module docstring).
+_ZERO_ROW: Final = memoryview(array("f", [0.0] * N_KINDS))
+_ZERO_ASKED: Final = memoryview(array("f", [0.0] * (8 * N_KINDS)))  # rows 18..25
+_WALL_ROWS: Final = tuple(memoryview(array("f", [n / WALL_AFTER_DEAL] * N_KINDS))
+                          for n in range(WALL_AFTER_DEAL + 1))
 
 
 # ``receive`` dispatches on the message's class through this table.
@@ -100,6 +106,12 @@ _KINDS: Final[dict[type, int]] = {
     MPick: _MPICK, MOut: _MOUT, Pick: _PICK, MPeng: _MPENG, MChi: _MCHI, MGang: _MGANG,
     MAGang: _MAGANG, MJGang: _MJGANG, Id: _ID, First: _FIRST, Init: _INIT,
 }
+
+
+# Module constants, read from C variables by the compiled core (``rulesets.default.
+# engine.hand`` says why).
+_OUT_TYPE: Final = Out
+_AGANG_TYPE: Final = AGang
 
 
 class SeatView:
@@ -183,6 +195,36 @@ class SeatView:
         self._seen[t] = seen
         cells[_UNSEEN + t] = (4 - seen) * 0.25 if seen < 4 else 0.0
 
+    def planes(self) -> bytearray:
+        """``grid`` with the rows that depend on the prompt written too (the drawn tile,
+        the tile asked about, the prompt, whose tile, the wall left: rows 4 and 18..26
+        of ``rulesets.default.encoding``), so all 31 planes of the default encoder's
+        observation, as float32 bytes. ``grid`` itself is returned: copy it before the
+        view takes its next line."""
+        cells = self._cells
+        cells[4 * N_KINDS:5 * N_KINDS] = _ZERO_ROW
+        cells[18 * N_KINDS:26 * N_KINDS] = _ZERO_ASKED
+        prompt = self.prompt
+        if prompt is not None:
+            if prompt is Expect.TURN:
+                row = 19
+                drawn = self.drawn
+                if drawn is not None:
+                    cells[4 * N_KINDS + drawn] = 1.0
+            else:
+                row = 20 if prompt is Expect.DISCARD else 21 if prompt is Expect.CLAIM else 22
+            cells[row * N_KINDS:(row + 1) * N_KINDS] = _ROW[4]
+            about = self.about
+            if about is not None:
+                cells[18 * N_KINDS + about[1]] = 1.0
+                rel = (about[0] - self.seat) % SEATS
+                if rel:
+                    cells[(22 + rel) * N_KINDS:(23 + rel) * N_KINDS] = _ROW[4]
+        left = self.wall_left
+        cells[26 * N_KINDS:27 * N_KINDS] = _WALL_ROWS[left] if 0 <= left <= WALL_AFTER_DEAL \
+            else memoryview(array("f", [max(left, 0) / WALL_AFTER_DEAL] * N_KINDS))
+        return self.grid
+
     # --- lines in -------------------------------------------------------------------
 
     def receive(self, message: ToAI) -> None:
@@ -241,8 +283,7 @@ class SeatView:
 
     def answered(self, answer: FromAI) -> None:
         """Apply this seat's own answer to its prompt (the server echoes no discard)."""
-        if type(answer) is Out:
-            assert isinstance(answer, Out)
+        if type(answer) is _OUT_TYPE:
             tile = answer.tile
             me = self.seat
             self.counts[tile] -= 1
@@ -254,8 +295,7 @@ class SeatView:
             self._shown(_RIVERS, me, tile, river[tile], 1)
             self.last_discard = (me, tile)
             self.drawn = None
-        elif type(answer) is AGang:
-            assert isinstance(answer, AGang)
+        elif type(answer) is _AGANG_TYPE:
             self._agang = answer.tile
         self.prompt = None
         self.about = None

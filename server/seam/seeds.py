@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import MutableSequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
@@ -25,11 +25,14 @@ class SeedStream:
 
     def __init__(self, label: str) -> None:
         self._prefix = label.encode("utf-8") + b":"
+        self._hashed = hashlib.sha256(self._prefix)  # the prefix, hashed once: copied per block
         self._counter = 0
         self._words: list[int] = []
 
     def _refill(self) -> None:
-        digest = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
+        block = self._hashed.copy()
+        block.update(str(self._counter).encode())
+        digest = block.digest()
         self._counter += 1
         self._words = list(_FOUR_WORDS(digest))[::-1]  # popped from the end: word 0 first
 
@@ -42,7 +45,7 @@ class SeedStream:
         """A uniform integer in [0, n)."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = (1 << 64) - (1 << 64) % n
+        limit = _LIMITS[n] if n < _KEPT_LIMITS else _SPAN - _SPAN % n
         while True:
             x = self.next_u64()
             if x < limit:
@@ -54,7 +57,7 @@ class SeedStream:
         words = self._words
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            limit = _SPAN - _SPAN % n
+            limit = _LIMITS[n] if n < _KEPT_LIMITS else _SPAN - _SPAN % n
             while True:
                 if not words:
                     self._refill()
@@ -66,5 +69,9 @@ class SeedStream:
             items[i], items[j] = items[j], items[i]
 
 
-_SPAN = 1 << 64
-_FOUR_WORDS = struct.Struct(">4Q").unpack
+_SPAN: Final = 1 << 64
+# Rejection's bound for ``below(n)``: the largest multiple of n that fits in 64 bits. Kept
+# for the n of a deal's shuffle (136 tiles, and Botzone's 144), computed beyond.
+_KEPT_LIMITS: Final = 160
+_LIMITS: Final = tuple(_SPAN - _SPAN % n if n else 0 for n in range(_KEPT_LIMITS))
+_FOUR_WORDS: Final = struct.Struct(">4Q").unpack

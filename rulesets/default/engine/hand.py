@@ -197,6 +197,15 @@ class Input(NamedTuple):
     after: int = -1  # how many events the hand had when it was applied (for display)
 
 
+# The classes of the hot path as module constants: the compiled core reads a name
+# imported or defined at module level from the module's dict at every use, a ``Final``
+# from a C variable.
+_PASS_TYPE: Final = Pass
+_OUT_TYPE: Final = Out
+_INPUT: Final = Input
+_EVENT: Final = Event
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     winner: int | None
@@ -341,22 +350,22 @@ class Hand:
     def answer(self, seat: int, message: FromAI) -> Answer:
         """Apply a seat's answer if it is legal now."""
         waiting = self.waiting
-        if type(message) is Pass and seat not in self.faulted:
+        if type(message) is _PASS_TYPE and seat not in self.faulted:
             # The common case, three times a turn, taken straight: a pass in a window.
             expect = waiting.get(seat)
             if expect is Expect.CLAIM or expect is Expect.ROB:
-                self.inputs.append(_new(Input, (seat, message, "", len(self.events))))
+                self.inputs.append(_new(_INPUT, (seat, message, "", len(self.events))))
                 del waiting[seat]
                 self._window_answer(seat, message)
                 if self._auto:
                     self._run_auto()
                 return ACCEPTED
-        elif type(message) is Out and seat not in self.faulted:
+        elif type(message) is _OUT_TYPE and seat not in self.faulted:
             # Once a turn, taken straight too: a discard of a held tile when asked for one.
             expect = waiting.get(seat)
             tile = message.tile
             if (expect is Expect.TURN or expect is Expect.DISCARD) and tile in self.hands[seat]:
-                self.inputs.append(_new(Input, (seat, message, "", len(self.events))))
+                self.inputs.append(_new(_INPUT, (seat, message, "", len(self.events))))
                 del waiting[seat]
                 self._discard(seat, tile)
                 if self._auto:
@@ -504,7 +513,7 @@ class Hand:
         self.hands[seat].remove(tile)
         self.rivers[seat].append(tile)
         self._drawn = None
-        self.events.append(_new(Event, ("out", seat, tile, None, "")))
+        self.events.append(_new(_EVENT, ("out", seat, tile, None, "")))
         self._outbox.extend(_DISCARD_LINES[seat][tile])
         self._open_window(seat, tile, rob=False)
 
@@ -525,7 +534,7 @@ class Hand:
         owner, tile = window.owner, window.tile
         answers = window.answers
         for a in answers.values():
-            if type(a) is not Pass:
+            if type(a) is not _PASS_TYPE:
                 break
         else:  # everybody passed
             if window.rob:
@@ -597,7 +606,7 @@ class Hand:
         self.position += 1
         self.hands[seat].append(tile)
         self._drawn = tile
-        self.events.append(_new(Event, ("pick", seat, tile, None, "")))
+        self.events.append(_new(_EVENT, ("pick", seat, tile, None, "")))
         self._outbox.extend(_DRAW_LINES[seat][tile])
         self._prompt(seat, Expect.TURN)
 
