@@ -50,7 +50,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar, NoReturn, TextIO
 
 import numpy as np
 import numpy.typing as npt
@@ -72,12 +72,12 @@ from protocol.messages import (
 from protocol.tiles import Tile, TileError, parse_tile
 from rulesets.default.actions import ANSWERS, N_ACTIONS, OUT, PASS, action_of, describe
 from rulesets.default.encoding import DefaultEncoder, Encoder
-from rulesets.default.engine.hand import SEATS, Hand, Verdict
+from rulesets.default.engine.hand import SEATS, Hand
 from rulesets.default.engine.legacy_log import format_legacy_log
 from rulesets.default.engine.record import event_json, input_json, legacy_log
 from rulesets.default.engine.rng import deal
 from rulesets.default.engine.simulate import InProcessBot, resolve_bot
-from rulesets.default.env_table import EnvTable
+from rulesets.default.env_table import NOT_LEGAL, EnvTable
 from rulesets.default.seat_view import SeatView
 from server.training.errors import IllegalActionError
 
@@ -218,27 +218,33 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # AECEnv is
         table = self.table
         assert table is not None and action is not None
         a = int(action)
-        legal = table.legal
-        if a not in legal:
-            shown = describe(a) if 0 <= a < N_ACTIONS else "out of range"
-            raise IllegalActionError(
-                f"{agent}: action {a} ({shown}) is not legal now; legal: "
-                + ", ".join(f"{x} ({describe(x)})" for x in sorted(legal)))
-        verdict = table.play(table.seat, a)
-        if verdict.verdict is not Verdict.ACCEPTED:  # the mask and the engine disagree
-            raise RuntimeError(f"bug: {agent}'s legal {describe(a)} was "
-                               f"{verdict.verdict.value} by the engine: {verdict.reason}")
+        seat = table.act(a)
+        if seat < -1:
+            self._refused(agent, a, seat)
         self._cumulative_rewards[agent] = 0.0
         if not self._rewards_cleared:  # PettingZoo's _clear_rewards: only 0 (int) until the end
             self._clear_rewards()
             self._rewards_cleared = True
         # Rewards are 0 until the hand ends (every step after it is a dead step), so
         # accumulating them changes something only on the last step.
-        if table.seat < 0:
+        if seat < 0:
             self._finish()
             self._accumulate_rewards()
         else:
-            self.agent_selection = AGENTS[table.seat]
+            self.agent_selection = AGENTS[seat]
+
+    def _refused(self, agent: str, a: int, why: int) -> NoReturn:
+        table = self.table
+        assert table is not None
+        if why == NOT_LEGAL:
+            shown = describe(a) if 0 <= a < N_ACTIONS else "out of range"
+            raise IllegalActionError(
+                f"{agent}: action {a} ({shown}) is not legal now; legal: "
+                + ", ".join(f"{x} ({describe(x)})" for x in sorted(table.legal)))
+        verdict = table.refused  # the mask and the engine disagree
+        assert verdict is not None
+        raise RuntimeError(f"bug: {agent}'s legal {describe(a)} was "
+                           f"{verdict.verdict.value} by the engine: {verdict.reason}")
 
     def observe(self, agent: str) -> Observation:
         seat = self.agent_name_mapping[agent]

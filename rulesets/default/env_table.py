@@ -24,12 +24,14 @@ from rulesets.default.engine.hand import ACCEPTED, SEATS, Answer, Hand, Verdict
 from rulesets.default.seat_view import SeatView
 
 _PASS: Final = Pass()
+NOT_LEGAL: Final = -2  # ``act``'s answers when nothing was played
+REFUSED: Final = -3
 
 
 class EnvTable:
     """One hand driven decision by decision (module docstring)."""
 
-    __slots__ = ("before_answer", "hand", "legal", "lines", "seat", "views")
+    __slots__ = ("before_answer", "hand", "legal", "lines", "refused", "seat", "views")
 
     def __init__(self, wall: Sequence[Tile], first: int) -> None:
         self.hand = Hand(wall, first)
@@ -40,6 +42,7 @@ class EnvTable:
         # A check's hook (tests/rulesets/default/mask_check.py): called with the seat
         # before every answer the table gives the engine, the env's passes included.
         self.before_answer: Callable[[int], None] | None = None
+        self.refused: Answer | None = None  # the engine's answer ``act`` returned REFUSED for
         self.hand.start()
         self._advance()
 
@@ -49,6 +52,18 @@ class EnvTable:
         for action in self.legal:
             mask[action] = 1
         return mask
+
+    def act(self, action: int) -> int:
+        """``seat`` plays ``action``, as ``play``: the seat to decide next (-1 once the
+        hand is over), or ``NOT_LEGAL`` (``action`` is not in ``legal``) or ``REFUSED``
+        (the engine refused it: ``refused`` says why), when nothing changed."""
+        if action not in self.legal:
+            return NOT_LEGAL
+        verdict = self.play(self.seat, action)
+        if verdict is not ACCEPTED:
+            self.refused = verdict
+            return REFUSED
+        return self.seat
 
     def play(self, seat: int, action: int) -> Answer:
         """``seat`` (the one to decide) answers ``action`` (one of ``legal``); then the

@@ -182,8 +182,8 @@ class Event(NamedTuple):
 
 
 REJECTED_INPUT: Final = "rejected"  # Input.fault of an answer the engine refused
-# Builds a NamedTuple without its Python-level __new__, for the inputs and events made
-# several times a turn: ``_new(Event, ("pick", seat, tile, None, ""))`` is
+# Builds a NamedTuple without its Python-level __new__, for the events made twice
+# a turn: ``_new(Event, ("pick", seat, tile, None, ""))`` is
 # ``Event("pick", seat, tile)``, every field given.
 _new: Final = tuple.__new__
 
@@ -202,7 +202,6 @@ class Input(NamedTuple):
 # from a C variable.
 _PASS_TYPE: Final = Pass
 _OUT_TYPE: Final = Out
-_INPUT: Final = Input
 _EVENT: Final = Event
 
 
@@ -251,7 +250,12 @@ class Hand:
         self.faulted: dict[int, str] = {}
         self.waiting: dict[int, Expect] = {}
         self.events: list[Event] = []
-        self.inputs: list[Input] = []
+        # The inputs (``inputs``), kept as columns: an ``Input`` made three times a turn and
+        # kept to the end of the hand was most of the collector's work in training.
+        self._input_seats: list[int] = []
+        self._input_messages: list[FromAI | None] = []
+        self._input_after: list[int] = []
+        self._input_faults: dict[int, str] = {}  # by input number, the inputs with a fault
         self.result: HandResult | None = None
         self._outbox: list[tuple[int, ToAI]] = []
         self._auto: deque[tuple[int, FromAI]] = deque()
@@ -260,6 +264,21 @@ class Hand:
         self._started = False
 
     # --- public interface -------------------------------------------------------
+
+    @property
+    def inputs(self) -> list[Input]:
+        """Every input applied, in order (a new list at each read)."""
+        faults = self._input_faults
+        return [Input(seat, message, faults.get(i, ""), after) for i, (seat, message, after)
+                in enumerate(zip(self._input_seats, self._input_messages, self._input_after,
+                                     strict=True))]
+
+    def _input(self, seat: int, message: FromAI | None, fault: str = "") -> None:
+        if fault:
+            self._input_faults[len(self._input_seats)] = fault
+        self._input_seats.append(seat)
+        self._input_messages.append(message)
+        self._input_after.append(len(self.events))
 
     @property
     def finished(self) -> bool:
@@ -354,7 +373,7 @@ class Hand:
             # The common case, three times a turn, taken straight: a pass in a window.
             expect = waiting.get(seat)
             if expect is Expect.CLAIM or expect is Expect.ROB:
-                self.inputs.append(_new(_INPUT, (seat, message, "", len(self.events))))
+                self._input(seat, message)
                 del waiting[seat]
                 self._window_answer(seat, message)
                 if self._auto:
@@ -365,7 +384,7 @@ class Hand:
             expect = waiting.get(seat)
             tile = message.tile
             if (expect is Expect.TURN or expect is Expect.DISCARD) and tile in self.hands[seat]:
-                self.inputs.append(_new(_INPUT, (seat, message, "", len(self.events))))
+                self._input(seat, message)
                 del waiting[seat]
                 self._discard(seat, tile)
                 if self._auto:
@@ -373,13 +392,13 @@ class Hand:
                 return ACCEPTED
         verdict = self.check(seat, message)
         if verdict.verdict is Verdict.ACCEPTED:
-            self.inputs.append(Input(seat, message, "", len(self.events)))
+            self._input(seat, message)
             self._apply(seat, message)
             if self._auto:
                 self._run_auto()
         elif verdict.verdict is Verdict.REJECTED:
             # Kept as an input too, so a replay re-makes the same "reject" event.
-            self.inputs.append(Input(seat, message, REJECTED_INPUT, len(self.events)))
+            self._input(seat, message, REJECTED_INPUT)
             self.events.append(Event("reject", seat, detail=verdict.reason))
         return verdict
 
@@ -388,7 +407,7 @@ class Hand:
         if seat in self.faulted or self.result is not None:
             return
         self.faulted[seat] = cause
-        self.inputs.append(Input(seat, None, cause, len(self.events)))
+        self._input(seat, None, cause)
         self.events.append(Event("fault", seat, detail=cause))
         if seat in self.waiting:
             self._auto.append((seat, self._auto_answer(seat, self.waiting[seat])))
@@ -636,7 +655,7 @@ class Hand:
             seat, message = self._auto.popleft()
             if self.waiting.get(seat) is None:
                 continue
-            self.inputs.append(Input(seat, message, "auto", len(self.events)))
+            self._input(seat, message, "auto")
             self._apply(seat, message)
 
     def _send(self, seat: int, message: ToAI) -> None:
