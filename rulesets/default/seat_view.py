@@ -112,6 +112,13 @@ _KINDS: Final[dict[type, int]] = {
 # engine.hand`` says why).
 _OUT_TYPE: Final = Out
 _AGANG_TYPE: Final = AGang
+_MPICK_TYPE: Final = MPick
+# Melds are values: the four views of a claim share one, made here once.
+_PUNGS: Final = tuple(Meld(MeldKind.PUNG, t) for t in Tile)
+_KONGS: Final = tuple(Meld(MeldKind.KONG, t) for t in Tile)
+_CHOWS: Final = tuple(Meld(MeldKind.CHOW, t) if t < 27 and t % 9 <= 6 else None for t in Tile)
+_MOUT_TYPE: Final = MOut
+_PICK_TYPE: Final = Pick
 
 
 class SeatView:
@@ -181,7 +188,13 @@ class SeatView:
     def _own(self, t: int, n: int) -> None:
         """Own concealed count of ``t`` changed by ``n`` (``counts`` already updated)."""
         cells = self._cells
-        cells[t:t + 4 * N_KINDS:N_KINDS] = _LEVELS[self.counts[t]]
+        c = self.counts[t]
+        if n == 1 and 1 <= c <= 4:  # one level cell turns on (or off, below): a draw, a discard
+            cells[(c - 1) * N_KINDS + t] = 1.0
+        elif n == -1 and 0 <= c <= 3:
+            cells[c * N_KINDS + t] = 0.0
+        else:
+            cells[t:t + 4 * N_KINDS:N_KINDS] = _LEVELS[c]
         seen = self._seen[t] + n
         self._seen[t] = seen
         cells[_UNSEEN + t] = (4 - seen) * 0.25 if seen < 4 else 0.0
@@ -229,25 +242,30 @@ class SeatView:
 
     def receive(self, message: ToAI) -> None:
         """Apply one line the server sent this seat."""
-        kind = _KINDS.get(type(message), _OTHER)
-        m: Any = message  # its type is ``kind``'s (a look-up, not a chain of isinstance)
-        if kind == _MPICK:
+        # The three lines of every turn first, by class; the others through ``_KINDS``.
+        if type(message) is _MPICK_TYPE:
             self.wall_left -= 1
             self.last_discard = None
-        elif kind == _MOUT:
-            seat, tile = m.seat, m.tile
+            return
+        if type(message) is _MOUT_TYPE:
+            seat = message.seat
+            tile = message.tile
+            t: int = tile  # a plain int indexes the count lists natively
             self.rivers[seat].append(tile)
             river = self.river_counts[seat]
-            river[tile] += 1
-            self._shown(_RIVERS, seat, tile, river[tile], 1)
+            n = river[t] + 1
+            river[t] = n
+            self._shown(_RIVERS, seat, t, n, 1)
             self.last_discard = (seat, tile)
             if seat != self.seat:
                 self.prompt = Expect.CLAIM
                 self.about = (seat, tile)
-        elif kind == _PICK:
-            tile = m.tile
-            self.counts[tile] += 1
-            self._own(tile, 1)
+            return
+        if type(message) is _PICK_TYPE:
+            tile = message.tile
+            t = tile
+            self.counts[t] += 1
+            self._own(t, 1)
             self._before_draw = self._waits
             self._waits = None
             self.drawn = tile
@@ -255,15 +273,19 @@ class SeatView:
             self.last_discard = None
             self.prompt = Expect.TURN
             self.about = None
-        elif kind == _MPENG:
-            self._claim(m.seat, Meld(MeldKind.PUNG, m.tile), m.tile)
+            return
+        kind = _KINDS.get(type(message), _OTHER)
+        m: Any = message  # its type is ``kind``'s (a look-up, not a chain of isinstance)
+        if kind == _MPENG:
+            self._claim(m.seat, _PUNGS[m.tile], m.tile)
         elif kind == _MCHI:
             low = m.tile
             last = self.last_discard
             claimed = last[1] if last is not None and 0 <= last[1] - low <= 2 else low
-            self._claim(m.seat, Meld(MeldKind.CHOW, low), claimed)
+            chow = _CHOWS[low] if 0 <= low < N_KINDS else None
+            self._claim(m.seat, Meld(MeldKind.CHOW, low) if chow is None else chow, claimed)
         elif kind == _MGANG:
-            self._claim(m.seat, Meld(MeldKind.KONG, m.tile), m.tile)
+            self._claim(m.seat, _KONGS[m.tile], m.tile)
         elif kind == _MAGANG:
             self._concealed_kong(m.seat)
         elif kind == _MJGANG:
@@ -285,14 +307,16 @@ class SeatView:
         """Apply this seat's own answer to its prompt (the server echoes no discard)."""
         if type(answer) is _OUT_TYPE:
             tile = answer.tile
+            t: int = tile
             me = self.seat
-            self.counts[tile] -= 1
-            self._own(tile, -1)
+            self.counts[t] -= 1
+            self._own(t, -1)
             self._waits = None
             self.rivers[me].append(tile)
             river = self.river_counts[me]
-            river[tile] += 1
-            self._shown(_RIVERS, me, tile, river[tile], 1)
+            n = river[t] + 1
+            river[t] = n
+            self._shown(_RIVERS, me, t, n, 1)
             self.last_discard = (me, tile)
             self.drawn = None
         elif type(answer) is _AGANG_TYPE:
@@ -349,7 +373,7 @@ class SeatView:
         melds = self.melds[seat]
         for i, meld in enumerate(melds):
             if meld.kind is MeldKind.PUNG and meld.tile == tile:
-                melds[i] = Meld(MeldKind.KONG, tile)
+                melds[i] = _KONGS[tile]
                 break
         self.meld_counts[seat][tile] += 1
         self._shown(_MELDS, seat, tile, self.meld_counts[seat][tile], 1)
