@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from protocol.tiles import ALL_TILES, Tile, parse_tile, parse_tiles, tile_counts
@@ -17,6 +19,7 @@ from scoring.analysis import (
     seven_pairs_shanten,
     shanten,
     thirteen_orphans_shanten,
+    wait_kinds,
     waiting_tiles,
 )
 
@@ -168,6 +171,27 @@ def test_a_tile_is_a_wait_exactly_when_it_completes_the_hand(hand, n_melds):
         c[tile] += 1
         assert is_winning(c, n_melds) == (tile in waits), tile.code
         c[tile] -= 1
+
+
+def test_counts_no_real_hand_has_still_give_the_tiles_that_complete_the_hand():
+    # A suit holding five of a kind is read without the cached suit keys: its waits
+    # must still be exactly the tiles that complete the hand.
+    rng = random.Random(3)
+    checked = 0
+    while checked < 60:
+        n_melds = rng.choice([0, 1, 2])
+        c = [0] * 34
+        while sum(c) < 13 - 3 * n_melds:
+            c[rng.randrange(34) if rng.random() < 0.7 else rng.choice([0, 1, 2, 9, 27])] += 1
+        if max(c) < 5:
+            continue
+        checked += 1
+        waits = wait_kinds(c, n_melds)
+        assert waits == wait_kinds(tuple(c), n_melds)
+        for t in range(34):
+            c[t] += 1
+            assert is_winning(c, n_melds) == (t in waits), (c, t)
+            c[t] -= 1
 
 
 # --- shanten ------------------------------------------------------------------------
