@@ -208,6 +208,20 @@ def _window(hand: list[int], caps: list[int], start: int, size: int, touching: b
     return made
 
 
+def _reach(kept: list[int], back: list[int], reached: list[int], key: int, state: int,
+           before: int, count: int, held: int) -> None:
+    """State ``key`` of the next kind, reached from ``state`` (which kept ``before``) by
+    taking ``count`` of this kind, of which ``held`` are in hand: kept if it keeps more
+    than the best way there so far."""
+    value = before + (count if count < held else held)
+    old = kept[key]
+    if value > old:
+        if old < 0:
+            reached.append(key)
+        kept[key] = value
+        back[key] = state * 8 + count
+
+
 def _programme(hand: list[int], caps: list[int], touching: bool) -> Table:
     """For each slot (sets * 2 + pairs: 0-4 sets, 0-1 pair, at most ``caps`` of a kind) of
     these kinds (a suit's, or a run of them the sets cannot leave), the most of ``hand``
@@ -247,33 +261,13 @@ def _programme(hand: list[int], caps: list[int], touching: bool) -> Table:
                     break
                 key = (((runs * 3 + a) * 5) + started) * 2 + pairs
                 # the runs alone, then a pung, then the pair, at this kind
-                value = before + (low if low < held else held)
-                old = nxt[key]
-                if value > old:
-                    if old < 0:
-                        nxt_order.append(key)
-                    nxt[key] = value
-                    back[key] = state * 8 + low
+                _reach(nxt, back, nxt_order, key, state, before, low, held)
                 if not extras:
                     continue
-                count = low + 3
-                if count <= cap and started < most:
-                    value = before + (count if count < held else held)
-                    old = nxt[key + 2]
-                    if value > old:
-                        if old < 0:
-                            nxt_order.append(key + 2)
-                        nxt[key + 2] = value
-                        back[key + 2] = state * 8 + count
-                count = low + 2
-                if count <= cap and not pairs:
-                    value = before + (count if count < held else held)
-                    old = nxt[key + 1]
-                    if value > old:
-                        if old < 0:
-                            nxt_order.append(key + 1)
-                        nxt[key + 1] = value
-                        back[key + 1] = state * 8 + count
+                if low + 3 <= cap and started < most:
+                    _reach(nxt, back, nxt_order, key + 2, state, before, low + 3, held)
+                if low + 2 <= cap and not pairs:
+                    _reach(nxt, back, nxt_order, key + 1, state, before, low + 2, held)
         levels.append(back)
         kept = nxt
         order = nxt_order
